@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalActionError", "InvalidActionError", "PaschError", "RuleSetError"]
+__all__ = ["IllegalActionError", "InvalidActionError", "LogError", "PaschError", "RuleSetError"]
 
 
 class PaschError(Exception):
@@ -19,3 +19,7 @@ class IllegalActionError(PaschError, ValueError):
 
 class RuleSetError(PaschError, ValueError):
     """An unknown rule set, modifier or parameter, or a combination that makes no sense."""
+
+
+class LogError(PaschError, ValueError):
+    """A game log that cannot be read or replayed; the message names the entry at fault."""

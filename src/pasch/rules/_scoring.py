@@ -127,9 +127,9 @@ def score_options(
         scorer = cats[i].scorer
         points = scorer.score(counts)
         joker = False
-        if five_alike and scorer.kind is ScorerKind.FULL_HOUSE:
-            if rules.five_alike_full_house or (rules.joker is JokerPolicy.FULL_HOUSE and y_value == 0):
-                points, joker = scorer.joker_score(counts), True
+        as_full_house = rules.five_alike_full_house or (rules.joker is JokerPolicy.FULL_HOUSE and y_value == 0)
+        if five_alike and scorer.kind is ScorerKind.FULL_HOUSE and as_full_house:
+            points, joker = scorer.joker_score(counts), True
         if joker_active and not scorer.is_upper and i != y:
             joker = points != scorer.joker_score(counts) or joker
             points = scorer.joker_score(counts)

@@ -1,0 +1,474 @@
+"""The immutable state of a sheet game (Kniffel, Yahtzee, Yatzy, Yacht and the multi-column games).
+
+A turn: ``roll`` (a chance node follows: ``throw ...``), then up to two ``keep ...`` re-throws, then
+``score BOX``. In kniffel-4 the player may ``announce BOX`` after the first throw. In score-keeper mode
+the turn is ``enter DICE [sharp]`` (the final dice of real dice) then ``score BOX``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+
+from pasch.dice import counts_of, multiset_probability
+from pasch.engine._actions import Action, Announce, Enter, Keep, Roll, Score, Throw
+from pasch.engine._outcome import Outcome
+from pasch.errors import IllegalActionError, InvalidActionError
+from pasch.rules import BoxOption, ColumnTotals, Order, RuleSet, column_totals, score_options
+
+__all__ = ["ColumnSheet", "GameState", "PlayerSheet"]
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnSheet:
+    """One column of a player's sheet.
+
+    Attributes:
+        scores: each box's value in sheet order, None while open.
+        extra: extra five-alike points earned in this column.
+        doubled: indices of boxes that ``+sharp`` doubled (for display).
+    """
+
+    scores: tuple[int | None, ...]
+    extra: int = 0
+    doubled: frozenset[int] = frozenset()
+
+    @property
+    def is_full(self) -> bool:
+        """Whether every box is filled."""
+        return all(s is not None for s in self.scores)
+
+    @property
+    def open_count(self) -> int:
+        """Number of open boxes."""
+        return sum(1 for s in self.scores if s is None)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSheet:
+    """A player's columns."""
+
+    columns: tuple[ColumnSheet, ...]
+
+    @property
+    def is_full(self) -> bool:
+        """Whether every box of every column is filled."""
+        return all(c.is_full for c in self.columns)
+
+
+@cache
+def _throw_outcomes(n: int, faces: int) -> tuple[tuple[Throw, Fraction], ...]:
+    return tuple(
+        (Throw(d), multiset_probability(d, faces))
+        for d in itertools.combinations_with_replacement(range(1, faces + 1), n)
+    )
+
+
+@cache
+def _keeps(dice: tuple[int, ...]) -> tuple[Keep, ...]:
+    subs = {c for size in range(len(dice)) for c in itertools.combinations(dice, size)}
+    return tuple(sorted(Keep(k) for k in subs))
+
+
+@cache
+def _enters(n: int, faces: int, sharp: bool) -> tuple[Enter, ...]:
+    rolls = itertools.combinations_with_replacement(range(1, faces + 1), n)
+    return tuple(sorted(Enter(r, s) for r in rolls for s in ((False, True) if sharp else (False,))))
+
+
+def _is_sub_multiset(part: Sequence[int], whole: Sequence[int]) -> bool:
+    pool = list(whole)
+    for v in part:
+        if v not in pool:
+            return False
+        pool.remove(v)
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The immutable state of a sheet game. ``apply`` returns a new state; nothing mutates.
+
+    Attributes:
+        rules: the rule set.
+        players: player names in seat order.
+        sheets: each player's sheet.
+        current: index of the player whose turn it is.
+        turn: number of turns completed (all players together).
+        dice: the dice on the table (the kept dice while a throw is pending), None before the first throw.
+        throws: throws made this turn.
+        pending: number of dice thrown and not yet landed (a chance node when > 0).
+        sharp: whether the dice on the table all came from one throw of all dice.
+        announced: the box index announced in the announced column this turn, if any.
+        keeper: score-keeper mode: the table supplies the final dice with ``enter``.
+    """
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    sheets: tuple[PlayerSheet, ...]
+    current: int = 0
+    turn: int = 0
+    dice: tuple[int, ...] | None = None
+    throws: int = 0
+    pending: int = 0
+    sharp: bool = False
+    announced: int | None = None
+    keeper: bool = False
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: RuleSet, players: Sequence[str], keeper: bool = False) -> GameState:
+        """A new game: every box of every player open, first player to throw.
+
+        Raises:
+            IllegalActionError: wrong number of players, or duplicate or empty names.
+        """
+        names = tuple(p.strip() for p in players)
+        if not rules.min_players <= len(names) <= rules.max_players:
+            raise IllegalActionError(
+                f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {len(names)}"
+            )
+        if any(not n for n in names):
+            raise IllegalActionError("player names must not be empty")
+        if len(set(names)) != len(names):
+            raise IllegalActionError(f"player names must differ: {', '.join(names)}")
+        empty = ColumnSheet(tuple(None for _ in rules.categories))
+        sheet = PlayerSheet(tuple(empty for _ in rules.columns))
+        return cls(rules=rules, players=names, sheets=tuple(sheet for _ in names), keeper=keeper)
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over (every sheet full)."""
+        return self.turn >= len(self.players) * self.rules.turns_per_player
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether dice are in the air: the next action is a :class:`Throw`."""
+        return self.pending > 0
+
+    @property
+    def throws_left(self) -> int:
+        """Throws the current player may still make this turn."""
+        return self.rules.throws - self.throws
+
+    @property
+    def current_player(self) -> int:
+        """Index of the player to act."""
+        return self.current
+
+    @property
+    def current_name(self) -> str:
+        """Name of the player to act."""
+        return self.players[self.current]
+
+    @property
+    def round(self) -> int:
+        """1-based round number (each player takes one turn per round)."""
+        return self.turn // len(self.players) + 1
+
+    def chance_outcomes(self) -> tuple[tuple[Throw, Fraction], ...]:
+        """At a chance node: every throw of the pending dice with its exact probability."""
+        if not self.pending:
+            return ()
+        return _throw_outcomes(self.pending, self.rules.faces)
+
+    def column_totals(self, player: int, column: int = 0) -> ColumnTotals:
+        """Totals of one column of one player's sheet."""
+        col = self.sheets[player].columns[column]
+        return column_totals(self.rules, col.scores, col.extra)
+
+    def total(self, player: int) -> int:
+        """A player's grand total: every column's boxes, upper bonus and extra points."""
+        return sum(self.column_totals(player, c).total for c in range(self.rules.n_columns))
+
+    def totals(self) -> tuple[int, ...]:
+        """Every player's grand total."""
+        return tuple(self.total(p) for p in range(len(self.players)))
+
+    def outcome(self) -> Outcome:
+        """Ranks and winners by grand total (ties share a rank); meaningful once the game is over."""
+        return Outcome.from_totals(self.players, self.totals(), final=self.is_terminal)
+
+    def score_options(self) -> tuple[tuple[int, BoxOption], ...]:
+        """Every (column, entry) the current dice may fill now, with what it pays."""
+        if self.dice is None or self.pending or self.is_terminal:
+            return ()
+        counts = counts_of(self.dice, self.rules.faces)
+        sheet = self.sheets[self.current]
+        out: list[tuple[int, BoxOption]] = []
+        for c, order in enumerate(self.rules.columns):
+            col = sheet.columns[c]
+            if order is Order.ANNOUNCED:
+                if self.announced is None:
+                    continue
+                opts = score_options(self.rules, order, col.scores, counts, self.sharp)
+                out.extend((c, o) for o in opts if o.index == self.announced)
+                continue
+            opts = score_options(self.rules, order, col.scores, counts, self.sharp)
+            if self.announced is not None:
+                # An announced turn ends in the announced box or by crossing out a box elsewhere.
+                opts = tuple(BoxOption(o.index, 0) for o in opts)
+            out.extend((c, o) for o in opts)
+        return tuple(out)
+
+    def _score_action(self, column: int, index: int) -> Score:
+        cid = self.rules.categories[index].id
+        return Score(cid, column + 1 if self.rules.n_columns > 1 else None)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action allowed now, sorted (chance nodes list every throw outcome)."""
+        if self.is_terminal:
+            return ()
+        if self.pending:
+            return tuple(t for t, _ in _throw_outcomes(self.pending, self.rules.faces))
+        if self.dice is None:
+            if self.keeper:
+                if self._must_announce():
+                    return self._announce_actions()
+                return self._announce_actions() + _enters(self.rules.dice, self.rules.faces, self.rules.sharp)
+            return (Roll(),)
+        if self._must_announce():
+            return self._announce_actions()
+        acts: list[Action] = []
+        if self.throws < self.rules.throws:
+            acts.extend(_keeps(self.dice))
+        acts.extend(self._announce_actions())
+        acts.extend(self._score_action(c, o.index) for c, o in self.score_options())
+        return tuple(sorted(acts))
+
+    def _announce_window(self) -> bool:
+        """Announcing is possible right after the first throw (keeper mode: before entering the dice)."""
+        if self.announced is not None:
+            return False
+        if self.keeper:
+            return self.dice is None
+        return self.dice is not None and self.throws == 1
+
+    def _must_announce(self) -> bool:
+        """Only the announced column has open boxes: the turn must start with an announcement."""
+        if not self._announce_window():
+            return False
+        sheet = self.sheets[self.current]
+        orders = self.rules.columns
+        has_announced = any(o is Order.ANNOUNCED for o in orders)
+        others_full = all(sheet.columns[c].is_full for c, o in enumerate(orders) if o is not Order.ANNOUNCED)
+        return has_announced and others_full
+
+    def _announce_actions(self) -> tuple[Announce, ...]:
+        if not self._announce_window():
+            return ()
+        out: list[Announce] = []
+        for c, order in enumerate(self.rules.columns):
+            if order is Order.ANNOUNCED:
+                col = self.sheets[self.current].columns[c]
+                out.extend(
+                    Announce(self.rules.categories[i].id) for i, s in enumerate(col.scores) if s is None
+                )
+        return tuple(out)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be applied now."""
+        try:
+            self.apply(action)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        return True
+
+    # -- transitions --------------------------------------------------------------------------
+    def apply(self, action: Action | str, player: int | None = None) -> GameState:
+        """Apply an action and return the new state.
+
+        Args:
+            action: an :class:`Action` or its text.
+            player: if given, the seat that sends the action; it must be the player to act.
+
+        Raises:
+            InvalidActionError: malformed action text, or a box or die that does not exist.
+            IllegalActionError: a well-formed action the rules do not allow now.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if self.is_terminal:
+            raise IllegalActionError(f"{str(action)!r}: the game is over")
+        if player is not None and player != self.current and not isinstance(action, Throw):
+            raise IllegalActionError(
+                f"{str(action)!r}: it is {self.players[self.current]}'s turn, not {self._name(player)}'s"
+            )
+        if isinstance(action, Throw):
+            return self._apply_throw(action)
+        if self.pending:
+            raise IllegalActionError(f"{str(action)!r}: {self.pending} dice are still in the air")
+        if self._must_announce() and isinstance(action, Keep | Enter | Score):
+            raise IllegalActionError(
+                f"{str(action)!r}: only the announced column has open boxes; announce one of its boxes first"
+            )
+        if isinstance(action, Roll):
+            return self._apply_roll(action)
+        if isinstance(action, Keep):
+            return self._apply_keep(action)
+        if isinstance(action, Enter):
+            return self._apply_enter(action)
+        if isinstance(action, Announce):
+            return self._apply_announce(action)
+        if isinstance(action, Score):
+            return self._apply_score(action)
+        raise IllegalActionError(f"{str(action)!r} is not an action of {self.rules.name}")
+
+    def _name(self, player: int) -> str:
+        return self.players[player] if 0 <= player < len(self.players) else f"seat {player}"
+
+    def _apply_roll(self, action: Roll) -> GameState:
+        if self.keeper:
+            raise IllegalActionError(
+                "'roll': this is a score-keeper game; enter the dice thrown at the table"
+            )
+        if self.dice is not None:
+            raise IllegalActionError(
+                f"'roll': the dice are already thrown ({_show(self.dice)}); keep some and throw again, or score"
+            )
+        return replace(self, dice=(), pending=self.rules.dice, sharp=False)
+
+    def _apply_keep(self, action: Keep) -> GameState:
+        text = str(action)
+        if self.dice is None:
+            raise IllegalActionError(f"{text!r}: no dice thrown yet this turn; 'roll' first")
+        if self.keeper:
+            raise IllegalActionError(f"{text!r}: in score-keeper mode only the final dice are entered")
+        if self.throws >= self.rules.throws:
+            raise IllegalActionError(
+                f"{text!r}: no throws left ({self.throws} of {self.rules.throws} used); score a box"
+            )
+        if not _is_sub_multiset(action.dice, self.dice):
+            raise IllegalActionError(f"{text!r}: the dice on the table are {_show(self.dice)}")
+        if len(action.dice) == len(self.dice):
+            raise IllegalActionError(f"{text!r} keeps every die, so nothing is thrown; score a box instead")
+        return replace(self, dice=action.dice, pending=len(self.dice) - len(action.dice))
+
+    def _apply_throw(self, action: Throw) -> GameState:
+        text = str(action)
+        if not self.pending:
+            raise IllegalActionError(f"{text!r}: no dice are in the air")
+        if len(action.dice) != self.pending:
+            raise InvalidActionError(f"{text!r}: {self.pending} dice were thrown, not {len(action.dice)}")
+        if any(not 1 <= d <= self.rules.faces for d in action.dice):
+            raise InvalidActionError(f"{text!r}: dice show 1 to {self.rules.faces}")
+        kept = self.dice or ()
+        return replace(
+            self,
+            dice=tuple(sorted(kept + action.dice)),
+            pending=0,
+            throws=self.throws + 1,
+            sharp=not kept,
+        )
+
+    def _apply_enter(self, action: Enter) -> GameState:
+        text = str(action)
+        if not self.keeper:
+            raise IllegalActionError(f"{text!r}: dice are entered only in score-keeper mode; 'roll' instead")
+        if self.dice is not None:
+            raise IllegalActionError(f"{text!r}: the dice of this turn are already entered; score a box")
+        if len(action.dice) != self.rules.dice:
+            raise InvalidActionError(
+                f"{text!r}: exactly {self.rules.dice} dice are needed, not {len(action.dice)}"
+            )
+        if any(not 1 <= d <= self.rules.faces for d in action.dice):
+            raise InvalidActionError(f"{text!r}: dice show 1 to {self.rules.faces}")
+        if action.sharp and not self.rules.sharp:
+            raise IllegalActionError(f"{text!r}: {self.rules.name} has no sharp rule")
+        return replace(self, dice=action.dice, throws=self.rules.throws, sharp=action.sharp)
+
+    def _apply_announce(self, action: Announce) -> GameState:
+        text = str(action)
+        columns = [c for c, o in enumerate(self.rules.columns) if o is Order.ANNOUNCED]
+        if not columns:
+            raise IllegalActionError(f"{text!r}: {self.rules.name} has no announced column")
+        if not self.rules.has_category(action.category):
+            raise InvalidActionError(f"{text!r}: no box {action.category!r} in {self.rules.name}")
+        if self.announced is not None:
+            announced = self.rules.categories[self.announced].id
+            raise IllegalActionError(f"{text!r}: {announced} is already announced this turn")
+        if not self._announce_window():
+            if self.keeper:
+                raise IllegalActionError(f"{text!r}: in score-keeper mode announce before entering the dice")
+            when = "before the first throw" if self.dice is None else f"after throw {self.throws}"
+            raise IllegalActionError(f"{text!r}: announce right after the first throw, not {when}")
+        index = self.rules.category_index(action.category)
+        col = self.sheets[self.current].columns[columns[0]]
+        if col.scores[index] is not None:
+            raise IllegalActionError(
+                f"{text!r}: {action.category} of column {columns[0] + 1} is already filled ({col.scores[index]})"
+            )
+        return replace(self, announced=index)
+
+    def _apply_score(self, action: Score) -> GameState:
+        text = str(action)
+        rules = self.rules
+        if not rules.has_category(action.category):
+            raise InvalidActionError(
+                f"{text!r}: no box {action.category!r} in {rules.name}; boxes: {', '.join(rules.category_ids)}"
+            )
+        if self.dice is None:
+            raise IllegalActionError(f"{text!r}: no dice thrown yet this turn; 'roll' first")
+        if rules.n_columns > 1 and action.column is None:
+            raise InvalidActionError(f"{text!r}: say which column, e.g. 'score 1:{action.category}'")
+        column = (action.column or 1) - 1
+        if not 0 <= column < rules.n_columns:
+            raise InvalidActionError(f"{text!r}: {rules.name} has {rules.n_columns} column(s)")
+        index = rules.category_index(action.category)
+        col = self.sheets[self.current].columns[column]
+        for c, option in self.score_options():
+            if c == column and option.index == index:
+                return self._fill(column, option)
+        raise IllegalActionError(f"{text!r}: {self._why_not(column, index, col)}")
+
+    def _why_not(self, column: int, index: int, col: ColumnSheet) -> str:
+        rules = self.rules
+        where = f" in column {column + 1}" if rules.n_columns > 1 else ""
+        if col.scores[index] is not None:
+            return f"{rules.categories[index].id}{where} is already filled ({col.scores[index]})"
+        order = rules.columns[column]
+        if order is Order.ANNOUNCED:
+            if self.announced is None:
+                return f"column {column + 1} takes only a box announced after the first throw"
+            return f"{rules.categories[self.announced].id} was announced for column {column + 1}"
+        if order in (Order.DOWN, Order.UP):
+            open_boxes = [i for i, s in enumerate(col.scores) if s is None]
+            nxt = open_boxes[0] if order is Order.DOWN else open_boxes[-1]
+            return f"boxes{where} are filled {order.value}; the next is {rules.categories[nxt].id}"
+        return f"the five-alike joker rule requires another box now ({self._joker_hint(column)})"
+
+    def _joker_hint(self, column: int) -> str:
+        names = [self.rules.categories[o.index].id for c, o in self.score_options() if c == column]
+        return "allowed: " + ", ".join(names)
+
+    def _fill(self, column: int, option: BoxOption) -> GameState:
+        sheet = self.sheets[self.current]
+        col = sheet.columns[column]
+        scores = list(col.scores)
+        scores[option.index] = option.points
+        new_col = ColumnSheet(
+            scores=tuple(scores),
+            extra=col.extra + option.extra,
+            doubled=col.doubled | {option.index} if option.doubled else col.doubled,
+        )
+        columns = tuple(new_col if c == column else old for c, old in enumerate(sheet.columns))
+        sheets = tuple(PlayerSheet(columns) if p == self.current else s for p, s in enumerate(self.sheets))
+        return replace(
+            self,
+            sheets=sheets,
+            current=(self.current + 1) % len(self.players),
+            turn=self.turn + 1,
+            dice=None,
+            throws=0,
+            pending=0,
+            sharp=False,
+            announced=None,
+        )
+
+
+def _show(dice: Sequence[int]) -> str:
+    return " ".join(str(d) for d in dice) if dice else "none"
