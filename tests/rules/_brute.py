@@ -65,17 +65,12 @@ def _groups_alike(dice: Dice, size: int) -> list[tuple[int, ...]]:
 
 def _is_full_house(dice: Dice) -> bool:
     # Some ordering reads AAABB with A != B.
-    return any(
-        p[0] == p[1] == p[2] and p[3] == p[4] and p[2] != p[3] for p in itertools.permutations(dice)
-    )
+    return any(p[0] == p[1] == p[2] and p[3] == p[4] and p[2] != p[3] for p in itertools.permutations(dice))
 
 
 def _has_run(dice: Dice, length: int) -> bool:
     # Some selection of ``length`` dice, in some order, climbs by exactly one each step.
-    for sel in itertools.permutations(dice, length):
-        if all(sel[i + 1] - sel[i] == 1 for i in range(length - 1)):
-            return True
-    return False
+    return any(all(sel[i + 1] - sel[i] == 1 for i in range(length - 1)) for sel in itertools.permutations(dice, length))
 
 
 def _exactly(dice: Dice, faces: Sequence[int]) -> bool:
