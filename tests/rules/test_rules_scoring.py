@@ -543,3 +543,26 @@ def test_upper_bonus_35_at_63(rules_id: str, upper: int, bonus: int) -> None:
     totals = column_totals(rules, full_except(rules, value=0, fours=upper, yahtzee=50), extra=50)
     assert (totals.upper, totals.bonus, totals.lower, totals.extra) == (upper, bonus, 50, 50)
     assert totals.total == upper + bonus + 100
+
+
+# ------------------------------------------------- five-alike rules meeting a fixed fill order
+
+
+class TestClassicUpward:
+    """``kniffel-classic+upward`` reaches the Kniffel box before the lower combination boxes."""
+
+    def test_full_house_after_a_crossed_out_kniffel(self) -> None:
+        rules = get("kniffel-classic+upward")
+        scores = sheet(rules, chance=20, yahtzee=0, large_straight=40, small_straight=30)
+        assert {c: o.total for c, o in options(rules, scores, five(2)).items()} == {"full_house": 25}
+
+    def test_flat_100_after_a_scored_kniffel(self) -> None:
+        rules = get("kniffel-classic+upward")
+        scores = sheet(rules, chance=20, yahtzee=50)
+        assert {c: o.total for c, o in options(rules, scores, five(2)).items()} == {"large_straight": 100}
+
+    def test_upper_box_100_plus_the_dice(self) -> None:
+        rules = get("kniffel-classic+upward")
+        scores = full_except(rules, "ones", "twos", yahtzee=50)
+        opt = options(rules, scores, five(2))["twos"]
+        assert (opt.points, opt.extra) == (10, 100)
