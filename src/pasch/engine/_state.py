@@ -79,6 +79,22 @@ def _enters(n: int, faces: int, sharp: bool) -> tuple[Enter, ...]:
     return tuple(sorted(Enter(r, s) for r in rolls for s in ((False, True) if sharp else (False,))))
 
 
+def _score_table(rules: RuleSet) -> tuple[tuple[tuple[Score, ...], ...], tuple[int, ...]]:
+    """The Score action of every (column, box) and each box's rank in the actions' sort order."""
+    key = "engine.score_table"
+    got = rules._memo.get(key)
+    if got is None:
+        multi = rules.n_columns > 1
+        table = tuple(
+            tuple(Score(c.id, col + 1 if multi else None) for c in rules.categories) for col in range(rules.n_columns)
+        )
+        ids = rules.category_ids
+        alpha = sorted(ids)
+        got = (table, tuple(alpha.index(i) for i in ids))
+        rules._memo[key] = got
+    return got  # type: ignore[return-value]
+
+
 def _is_sub_multiset(part: Sequence[int], whole: Sequence[int]) -> bool:
     pool = list(whole)
     for v in part:
@@ -193,14 +209,20 @@ class GameState:
         """Ranks and winners by grand total (ties share a rank); meaningful once the game is over."""
         return Outcome.from_totals(self.players, self.totals(), final=self.is_terminal)
 
-    def score_options(self) -> tuple[tuple[int, BoxOption], ...]:
-        """Every (column, entry) the current dice may fill now, with what it pays."""
+    def score_options(self, column: int | None = None) -> tuple[tuple[int, BoxOption], ...]:
+        """Every (column, entry) the current dice may fill now, with what it pays.
+
+        Args:
+            column: only this 0-based column (default: every column).
+        """
         if self.dice is None or self.pending or self.is_terminal:
             return ()
         counts = counts_of(self.dice, self.rules.faces)
         sheet = self.sheets[self.current]
         out: list[tuple[int, BoxOption]] = []
         for c, order in enumerate(self.rules.columns):
+            if column is not None and c != column:
+                continue
             col = sheet.columns[c]
             if order is Order.ANNOUNCED:
                 if self.announced is None:
@@ -216,8 +238,7 @@ class GameState:
         return tuple(out)
 
     def _score_action(self, column: int, index: int) -> Score:
-        cid = self.rules.categories[index].id
-        return Score(cid, column + 1 if self.rules.n_columns > 1 else None)
+        return _score_table(self.rules)[0][column][index]
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action allowed now, sorted (chance nodes list every throw outcome)."""
@@ -233,12 +254,12 @@ class GameState:
             return (Roll(),)
         if self._must_announce():
             return self._announce_actions()
-        acts: list[Action] = []
-        if self.throws < self.rules.throws:
-            acts.extend(_keeps(self.dice))
-        acts.extend(self._announce_actions())
-        acts.extend(self._score_action(c, o.index) for c, o in self.score_options())
-        return tuple(sorted(acts))
+        # Kinds are concatenated in their sort order (keep < announce < score), each group sorted.
+        keeps: tuple[Action, ...] = _keeps(self.dice) if self.throws < self.rules.throws else ()
+        table, rank = _score_table(self.rules)
+        opts = sorted((c, rank[o.index], o.index) for c, o in self.score_options())
+        scores = tuple(table[c][i] for c, _, i in opts)
+        return keeps + self._announce_actions() + scores
 
     def _announce_window(self) -> bool:
         """Announcing is possible right after the first throw (keeper mode: before entering the dice)."""
@@ -265,10 +286,8 @@ class GameState:
         for c, order in enumerate(self.rules.columns):
             if order is Order.ANNOUNCED:
                 col = self.sheets[self.current].columns[c]
-                out.extend(
-                    Announce(self.rules.categories[i].id) for i, s in enumerate(col.scores) if s is None
-                )
-        return tuple(out)
+                out.extend(Announce(self.rules.categories[i].id) for i, s in enumerate(col.scores) if s is None)
+        return tuple(sorted(out, key=Announce.sort_key))
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` may be applied now."""
@@ -323,9 +342,7 @@ class GameState:
 
     def _apply_roll(self, action: Roll) -> GameState:
         if self.keeper:
-            raise IllegalActionError(
-                "'roll': this is a score-keeper game; enter the dice thrown at the table"
-            )
+            raise IllegalActionError("'roll': this is a score-keeper game; enter the dice thrown at the table")
         if self.dice is not None:
             raise IllegalActionError(
                 f"'roll': the dice are already thrown ({_show(self.dice)}); keep some and throw again, or score"
@@ -346,7 +363,19 @@ class GameState:
             raise IllegalActionError(f"{text!r}: the dice on the table are {_show(self.dice)}")
         if len(action.dice) == len(self.dice):
             raise IllegalActionError(f"{text!r} keeps every die, so nothing is thrown; score a box instead")
-        return replace(self, dice=action.dice, pending=len(self.dice) - len(action.dice))
+        return GameState(
+            self.rules,
+            self.players,
+            self.sheets,
+            self.current,
+            self.turn,
+            action.dice,
+            self.throws,
+            len(self.dice) - len(action.dice),
+            self.sharp,
+            self.announced,
+            self.keeper,
+        )
 
     def _apply_throw(self, action: Throw) -> GameState:
         text = str(action)
@@ -357,12 +386,18 @@ class GameState:
         if any(not 1 <= d <= self.rules.faces for d in action.dice):
             raise InvalidActionError(f"{text!r}: dice show 1 to {self.rules.faces}")
         kept = self.dice or ()
-        return replace(
-            self,
-            dice=tuple(sorted(kept + action.dice)),
-            pending=0,
-            throws=self.throws + 1,
-            sharp=not kept,
+        return GameState(
+            self.rules,
+            self.players,
+            self.sheets,
+            self.current,
+            self.turn,
+            tuple(sorted(kept + action.dice)),
+            self.throws + 1,
+            0,
+            not kept,
+            self.announced,
+            self.keeper,
         )
 
     def _apply_enter(self, action: Enter) -> GameState:
@@ -372,9 +407,7 @@ class GameState:
         if self.dice is not None:
             raise IllegalActionError(f"{text!r}: the dice of this turn are already entered; score a box")
         if len(action.dice) != self.rules.dice:
-            raise InvalidActionError(
-                f"{text!r}: exactly {self.rules.dice} dice are needed, not {len(action.dice)}"
-            )
+            raise InvalidActionError(f"{text!r}: exactly {self.rules.dice} dice are needed, not {len(action.dice)}")
         if any(not 1 <= d <= self.rules.faces for d in action.dice):
             raise InvalidActionError(f"{text!r}: dice show 1 to {self.rules.faces}")
         if action.sharp and not self.rules.sharp:
@@ -420,8 +453,8 @@ class GameState:
             raise InvalidActionError(f"{text!r}: {rules.name} has {rules.n_columns} column(s)")
         index = rules.category_index(action.category)
         col = self.sheets[self.current].columns[column]
-        for c, option in self.score_options():
-            if c == column and option.index == index:
+        for _, option in self.score_options(column):
+            if option.index == index:
                 return self._fill(column, option)
         raise IllegalActionError(f"{text!r}: {self._why_not(column, index, col)}")
 
@@ -457,16 +490,18 @@ class GameState:
         )
         columns = tuple(new_col if c == column else old for c, old in enumerate(sheet.columns))
         sheets = tuple(PlayerSheet(columns) if p == self.current else s for p, s in enumerate(self.sheets))
-        return replace(
-            self,
-            sheets=sheets,
-            current=(self.current + 1) % len(self.players),
-            turn=self.turn + 1,
-            dice=None,
-            throws=0,
-            pending=0,
-            sharp=False,
-            announced=None,
+        return GameState(
+            self.rules,
+            self.players,
+            sheets,
+            (self.current + 1) % len(self.players),
+            self.turn + 1,
+            None,
+            0,
+            0,
+            False,
+            None,
+            self.keeper,
         )
 
 

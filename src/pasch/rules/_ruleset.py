@@ -186,8 +186,17 @@ class RuleSet:
     base: str = ""
     modifiers: tuple[str, ...] = ()
     _index: dict[str, int] = field(init=False, compare=False, repr=False, hash=False)
+    _memo: dict[object, object] = field(init=False, compare=False, repr=False, hash=False)
+    _turns: int = field(init=False, compare=False, repr=False, hash=False)
+    _five: int | None = field(init=False, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {c.id: i for i, c in enumerate(self.categories)})
+        # Derived data that is costly to recompute (score rows per throw); never part of equality.
+        object.__setattr__(self, "_memo", {})
+        object.__setattr__(self, "_turns", len(self.categories) * len(self.columns))
+        five = [i for i, c in enumerate(self.categories) if c.scorer.kind is ScorerKind.ALL_ALIKE]
+        object.__setattr__(self, "_five", five[0] if five else None)
         if not self.id:
             raise RuleSetError("a rule set needs an id")
         if self.kind is GameKind.KNASTER:
@@ -212,7 +221,6 @@ class RuleSet:
                     raise RuleSetError(f"{self.id}: box {c.id} counts face {c.scorer.face}")
         if not 1 <= self.min_players <= self.max_players:
             raise RuleSetError(f"{self.id}: bad player range {self.min_players}..{self.max_players}")
-        object.__setattr__(self, "_index", {c.id: i for i, c in enumerate(self.categories)})
 
     # -- derived facts -------------------------------------------------------------------------
     @property
@@ -235,10 +243,7 @@ class RuleSet:
     @property
     def five_alike_index(self) -> int | None:
         """Index of the all-alike box (Yahtzee/Kniffel/Yatzy/Yacht), if the sheet has one."""
-        for i, c in enumerate(self.categories):
-            if c.scorer.kind is ScorerKind.ALL_ALIKE:
-                return i
-        return None
+        return self._five
 
     def upper_index(self, face: int) -> int | None:
         """Index of the upper box counting ``face``, if any."""
@@ -260,7 +265,16 @@ class RuleSet:
     @property
     def turns_per_player(self) -> int:
         """Turns each player takes in a sheet game (boxes x columns)."""
-        return len(self.categories) * len(self.columns)
+        return self._turns
+
+    def base_scores(self, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """Each box's plain score for these face counts (no joker, no sharp), cached per throw."""
+        key = ("base", counts)
+        row = self._memo.get(key)
+        if row is None:
+            row = tuple(c.scorer.score(counts) for c in self.categories)
+            self._memo[key] = row
+        return row  # type: ignore[return-value]
 
     def doubles(self, category_index: int) -> bool:
         """Whether ``+sharp`` doubles this box."""

@@ -97,6 +97,15 @@ def score_options(
     y = rules.five_alike_index
     n_dice = sum(counts)
     five_alike = y is not None and n_dice > 0 and max(counts) == n_dice
+    if not five_alike:
+        # The common case: no joker, strict or extra rule can apply; only sharp doubling.
+        base = rules.base_scores(counts)
+        if not (sharp and rules.sharp):
+            return tuple(BoxOption(i, base[i]) for i in candidates)
+        return tuple(
+            BoxOption(i, base[i] * 2, doubled=True) if base[i] and rules.doubles(i) else BoxOption(i, base[i])
+            for i in candidates
+        )
     y_value = scores[y] if y is not None else None
     face = counts.index(n_dice) + 1 if five_alike else 0
     match = rules.upper_index(face) if five_alike else None
