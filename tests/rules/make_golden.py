@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.rules._brute import GOLDEN_RULES, SHEETS, all_throws, brute_score
+from ._brute import GOLDEN_RULES, SHEETS, all_throws, brute_score
 
 GOLDEN = Path(__file__).parent / "golden"
 
