@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pasch.dice import Dice, counts_of, from_counts, multiset_probability, parse_dice, space, throw
@@ -149,6 +149,7 @@ def test_counts_round_trip(values: list[int]) -> None:
     assert tuple(sorted(values)) in space().roll_index
 
 
+@settings(max_examples=30)
 @given(dice5)
 def test_sub_keeps_of_a_throw_are_keeps(values: list[int]) -> None:
     sp = space()

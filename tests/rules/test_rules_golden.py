@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pasch.dice import space
@@ -57,6 +57,7 @@ def test_sharp_doubles_exactly_the_listed_boxes(rules_id: str) -> None:
 
 
 @pytest.mark.parametrize("rules_id", GOLDEN_RULES)
+@settings(max_examples=50)
 @given(data=st.data())
 def test_context_does_not_matter_without_five_alike(rules_id: str, data: st.DataObject) -> None:
     """Only a five-alike looks at the rest of the sheet: any other throw scores its golden value."""
@@ -72,6 +73,7 @@ def test_context_does_not_matter_without_five_alike(rules_id: str, data: st.Data
 
 
 @pytest.mark.parametrize("rules_id", ["yatzy", "yacht"])
+@settings(max_examples=30)
 @given(data=st.data())
 def test_yatzy_and_yacht_never_look_at_the_sheet(rules_id: str, data: st.DataObject) -> None:
     """No joker, no extra points: even a five-alike after the five-alike box is filled scores plainly."""

@@ -7,12 +7,15 @@ box filled except the named ones). Five-alike throws are written ``(f,) * 5``.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pasch.rules import Order, column_totals, get
 
 from ._helpers import full_except, options, sheet
 
 FACES = range(1, 7)
+SHARP = ("three_of_a_kind", "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee")
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 LOWER_YAHTZEE = (
     "three_of_a_kind",
@@ -566,3 +569,47 @@ class TestClassicUpward:
         scores = full_except(rules, "ones", "twos", yahtzee=50)
         opt = options(rules, scores, five(2))["twos"]
         assert (opt.points, opt.extra) == (10, 100)
+
+
+# -------------------------------------------------------------- properties on random sheets
+
+
+@pytest.mark.parametrize("rules_id", ["kniffel", "yahtzee", "kniffel-classic", "yatzy", "yacht"])
+@pytest.mark.parametrize("modifier", ["", "+forced", "+upward", "+sharp"])
+@settings(max_examples=25)
+@given(data=st.data())
+def test_five_alike_on_random_sheets(rules_id: str, modifier: str, data: st.DataObject) -> None:
+    """Some box is always legal, only open boxes are offered, and extra points follow the policy."""
+    rules = get(rules_id + modifier)
+    n = len(rules.categories)
+    scores = data.draw(st.lists(st.one_of(st.none(), st.sampled_from([0, 5, 50])), min_size=n, max_size=n))
+    face = data.draw(st.integers(1, 6))
+    sharp = data.draw(st.booleans())
+    opts = options(rules, scores, five(face), sharp=sharp)
+    open_ids = {c for c, s in zip(rules.category_ids, scores, strict=True) if s is None}
+    assert set(opts) <= open_ids
+    assert bool(opts) == bool(open_ids)
+    y = scores[rules.category_index("yahtzee")]
+    scored = y is not None and y > 0
+    match = UPPER[face - 1]
+    for cid, opt in opts.items():
+        assert opt.points >= 0
+        flat_100 = rules_id == "kniffel-classic" and scored and cid not in UPPER
+        assert opt.doubled == (sharp and "sharp" in modifier and opt.points > 0 and cid in SHARP and not flat_100)
+        if rules_id == "kniffel":
+            assert opt.extra == (50 if scored and cid == match else 0)
+        elif rules_id == "yahtzee":
+            assert opt.extra == (100 if scored else 0)
+        elif rules_id == "kniffel-classic":
+            assert opt.extra == (100 if scored and cid in UPPER else 0)
+            if scored and cid not in UPPER:
+                assert opt.points == 100
+        else:
+            assert opt.extra == 0 and not opt.joker
+
+
+@pytest.mark.parametrize("rules_id", ["kniffel", "yahtzee", "kniffel-classic", "yatzy", "yacht", "jetsi"])
+def test_player_range_1_to_8(rules_id: str) -> None:
+    rules = get(rules_id)
+    assert rules.min_players == 1
+    assert rules.max_players >= 8
