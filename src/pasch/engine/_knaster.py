@@ -1,0 +1,446 @@
+"""The immutable state of a game of Knaster (RULES.md, ``knaster``; seed 004).
+
+Flow of one number:
+
+1. The thrower (seats in order, one after another, each number) does ``roll``; a chance node follows and
+   ``throw A B`` lands the two dice. The called number is their sum.
+2. Every player, in seat order starting with the thrower, acts on that number: ``write N at CELL`` (N is the
+   called number, the cell is empty) or ``circle CELL`` (an uncircled cell holding the called number).
+   ``pass`` is legal only when neither is possible, and then it is the only legal action.
+3. A write that completes lines (five numbers in a row, column or diagonal) whose numbers form a
+   combination puts the writer under *duties*: for each such line, circle as many of its cells as the best
+   combination earns (three alike 1, four alike 2, five alike 3, two pairs 1, full house 2, straight 3),
+   fewer if fewer uncircled cells remain. The writer discharges them with ``circle CELL`` at once, before
+   anyone else acts; only circles on uncircled cells of lines still owed are legal meanwhile.
+4. When a round ends (everybody acted on the number) and some grid is full, the end is announced: exactly
+   one more number is thrown for everyone, and after it the game is over. A player with a full grid can
+   only circle or pass.
+
+Score: line values of fully circled lines (rows 9 8 7 6 5, columns 9 8 7 6 5, diagonals 10 10 by default)
+plus one point per circled cell.
+
+**Decision (several lines completed by one write).** The rules let the player handle such lines "one
+after another, in the order they like". Two lines meet in at most one cell, so the lines completed by one
+write share exactly one cell: the cell just written. Every other cell belongs to one owed line, and a circle
+there counts for that line. A circle on the shared cell counts for the line the player is working on -- the
+line their previous circle of this write counted for, while it is still owed -- and otherwise for the first
+owed line in the fixed line order (rows 1-5, columns a-e, diagonal a1-e5, diagonal e1-a5). After every
+circle each owed line's count is capped again by its uncircled cells, so a line whose last uncircled cell
+was taken by another line is done. The player may move between owed lines freely.
+
+Every final set of circles that some handling order of the table game allows is reachable this way, with
+one exception: a set that is a strict subset of another reachable set (it arises only when a line that comes
+first in the fixed order is short of uncircled cells and the player would hand the shared cell to a later
+line that owes just one circle). Circles are always good, so no sensible player chooses those.
+
+Score-keeper mode (``keeper=True``) plays the same way: after ``roll`` the table supplies the dice that fell
+with ``throw A B``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+
+from pasch.dice import multiset_probability
+from pasch.engine._actions import Action, Circle, Pass, Roll, Throw, Write
+from pasch.engine._knaster_grid import (
+    CELL_LINES,
+    CELL_NAMES,
+    LINE_MASKS,
+    LINE_NAMES,
+    LINES,
+    NAME_ORDER,
+    KnasterGrid,
+    best_combination,
+    cell_index,
+    check_combinations,
+)
+from pasch.engine._outcome import Outcome
+from pasch.errors import IllegalActionError, InvalidActionError
+from pasch.rules import GameKind, KnasterRules, RuleSet
+
+__all__ = ["KnasterState", "LineDuty"]
+
+_EMPTY_GRID = KnasterGrid()
+_PASS = Pass()
+_ROLL = Roll()
+_CIRCLES: tuple[Circle, ...] = tuple(Circle(name) for name in CELL_NAMES)
+_WRITES: dict[int, tuple[Write, ...]] = {}
+
+
+def _writes(number: int) -> tuple[Write, ...]:
+    w = _WRITES.get(number)
+    if w is None:
+        w = _WRITES[number] = tuple(Write(number, name) for name in CELL_NAMES)
+    return w
+
+
+@cache
+def _throw_outcomes(n: int, faces: int) -> tuple[tuple[Throw, Fraction], ...]:
+    return tuple(
+        (Throw(d), multiset_probability(d, faces))
+        for d in itertools.combinations_with_replacement(range(1, faces + 1), n)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LineDuty:
+    """A completed line that still owes circles.
+
+    Attributes:
+        line: line index (0-4 rows, 5-9 columns, 10 diagonal a1-e5, 11 diagonal e1-a5).
+        combination: the combination its numbers form, e.g. ``"full_house"``.
+        owed: circles still owed (already capped by the line's uncircled cells; always >= 1).
+    """
+
+    line: int
+    combination: str
+    owed: int
+
+    @property
+    def name(self) -> str:
+        """The line's display name, e.g. ``row 3``."""
+        return LINE_NAMES[self.line]
+
+    def __str__(self) -> str:
+        cells = "cell" if self.owed == 1 else "cells"
+        return f"{self.owed} more {cells} in {self.name} ({self.combination.replace('_', ' ')})"
+
+
+@dataclass(frozen=True, slots=True)
+class KnasterState:
+    """The immutable state of a Knaster game. ``apply`` returns a new state; nothing mutates.
+
+    Attributes:
+        rules: the rule set (its ``knaster`` parameters give line values and combinations).
+        players: player names in seat order.
+        grids: each player's grid.
+        thrower: seat of the player who throws (threw) the current number.
+        current: seat of the player to act (the thrower while rolling and at the chance node).
+        number: the called number, None before the dice land.
+        dice: the dice of the current number, None before they land.
+        pending: dice in the air (a chance node when > 0).
+        acted: players who have finished acting on the current number.
+        duties: lines the current player must still circle in, in line order.
+        working: the line the current player's previous duty circle counted for, while still owed.
+        throws: numbers called so far (including the current one).
+        end_announced: some grid is full; the current (or next) number is the last one.
+        over: the game has ended.
+        keeper: score-keeper mode (the table supplies the dice with ``throw``).
+    """
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    grids: tuple[KnasterGrid, ...]
+    thrower: int = 0
+    current: int = 0
+    number: int | None = None
+    dice: tuple[int, ...] | None = None
+    pending: int = 0
+    acted: int = 0
+    duties: tuple[LineDuty, ...] = ()
+    working: int | None = None
+    throws: int = 0
+    end_announced: bool = False
+    over: bool = False
+    keeper: bool = False
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: RuleSet, players: Sequence[str], keeper: bool = False) -> KnasterState:
+        """A new game: every grid empty, the first seat to throw.
+
+        Raises:
+            IllegalActionError: not a Knaster rule set, wrong number of players, or duplicate or empty names.
+            RuleSetError: the rule set names a combination the engine does not know.
+        """
+        if rules.kind is not GameKind.KNASTER or rules.knaster is None:
+            raise IllegalActionError(f"{rules.id} is not a Knaster rule set")
+        check_combinations(rules.knaster)
+        names = tuple(p.strip() for p in players)
+        if not rules.min_players <= len(names) <= rules.max_players:
+            raise IllegalActionError(
+                f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {len(names)}"
+            )
+        if any(not n for n in names):
+            raise IllegalActionError("player names must not be empty")
+        if len(set(names)) != len(names):
+            raise IllegalActionError(f"player names must differ: {', '.join(names)}")
+        return cls(rules=rules, players=names, grids=tuple(_EMPTY_GRID for _ in names), keeper=keeper)
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def knaster(self) -> KnasterRules:
+        """The Knaster parameters of the rule set."""
+        kn = self.rules.knaster
+        assert kn is not None  # checked in new()
+        return kn
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.over
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether dice are in the air: the next action is a :class:`Throw`."""
+        return self.pending > 0
+
+    @property
+    def current_player(self) -> int:
+        """Index of the player to act."""
+        return self.current
+
+    @property
+    def current_name(self) -> str:
+        """Name of the player to act."""
+        return self.players[self.current]
+
+    @property
+    def turn(self) -> int:
+        """Numbers completed (every player acted on them)."""
+        return self.throws - (1 if self.number is not None or self.pending else 0)
+
+    @property
+    def round(self) -> int:
+        """1-based round number (each seat throws once per round)."""
+        return self.turn // len(self.players) + 1
+
+    @property
+    def is_last_number(self) -> bool:
+        """Whether the number being called (or about to be) is the last one of the game."""
+        return self.end_announced and not self.over
+
+    def chance_outcomes(self) -> tuple[tuple[Throw, Fraction], ...]:
+        """At a chance node: every throw of the dice with its exact probability."""
+        if not self.pending:
+            return ()
+        return _throw_outcomes(self.pending, self.rules.faces)
+
+    def total(self, player: int) -> int:
+        """A player's score: line values of fully circled lines plus one per circled cell."""
+        return self.grids[player].score(self.knaster)
+
+    def totals(self) -> tuple[int, ...]:
+        """Every player's score."""
+        kn = self.knaster
+        return tuple(g.score(kn) for g in self.grids)
+
+    def outcome(self) -> Outcome:
+        """Ranks and winners by score (ties share a rank); meaningful once the game is over."""
+        return Outcome.from_totals(self.players, self.totals(), final=self.over)
+
+    def render(self, player: int | None = None) -> str:
+        """A text picture of one player's grid (the player to act when None)."""
+        p = self.current if player is None else player
+        return f"{self.players[p]}\n{self.grids[p].render(self.knaster)}"
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action allowed now, sorted (chance nodes list every throw outcome)."""
+        if self.over:
+            return ()
+        if self.pending:
+            return tuple(t for t, _ in _throw_outcomes(self.pending, self.rules.faces))
+        number = self.number
+        if number is None:
+            return (_ROLL,)
+        grid = self.grids[self.current]
+        if self.duties:
+            owed = 0
+            for d in self.duties:
+                owed |= LINE_MASKS[d.line]
+            owed &= ~grid.circled
+            return tuple(_CIRCLES[i] for i in NAME_ORDER if owed >> i & 1)
+        filled, circled, numbers = grid.filled, grid.circled, grid.numbers
+        writes = _writes(number)
+        out: list[Action] = [writes[i] for i in NAME_ORDER if not filled >> i & 1]
+        out.extend(_CIRCLES[i] for i in NAME_ORDER if numbers[i] == number and not circled >> i & 1)
+        if not out:
+            return (_PASS,)
+        return tuple(out)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be applied now."""
+        try:
+            self.apply(action)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        return True
+
+    # -- transitions --------------------------------------------------------------------------
+    def apply(self, action: Action | str, player: int | None = None) -> KnasterState:
+        """Apply an action and return the new state.
+
+        Args:
+            action: an :class:`Action` or its text.
+            player: if given, the seat that sends the action; it must be the player to act.
+
+        Raises:
+            InvalidActionError: malformed action text, a cell that does not exist, or dice that are not dice.
+            IllegalActionError: a well-formed action the rules do not allow now.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if self.over:
+            raise IllegalActionError(f"{str(action)!r}: the game is over")
+        if player is not None and player != self.current and not isinstance(action, Throw):
+            raise IllegalActionError(
+                f"{str(action)!r}: it is {self.players[self.current]}'s turn, not {self._name(player)}'s"
+            )
+        if isinstance(action, Throw):
+            return self._apply_throw(action)
+        if self.pending:
+            raise IllegalActionError(f"{str(action)!r}: {self.pending} dice are still in the air")
+        if isinstance(action, Roll):
+            return self._apply_roll()
+        if self.number is None:
+            raise IllegalActionError(
+                f"{str(action)!r}: no number is called yet; {self.players[self.current]} must 'roll' first"
+            )
+        if isinstance(action, Write):
+            return self._apply_write(action)
+        if isinstance(action, Circle):
+            return self._apply_circle(action)
+        if isinstance(action, Pass):
+            return self._apply_pass()
+        raise IllegalActionError(f"{str(action)!r} is not an action of {self.rules.name}")
+
+    def _name(self, player: int) -> str:
+        return self.players[player] if 0 <= player < len(self.players) else f"seat {player}"
+
+    def _duty_text(self) -> str:
+        who = self.players[self.current]
+        return f"{who} must first circle " + "; ".join(str(d) for d in self.duties)
+
+    def _apply_roll(self) -> KnasterState:
+        if self.number is not None:
+            raise IllegalActionError(
+                f"'roll': {self.number} is already called; {self.players[self.current]} must write or circle it"
+            )
+        return replace(self, pending=self.knaster.dice, throws=self.throws + 1)
+
+    def _apply_throw(self, action: Throw) -> KnasterState:
+        text = str(action)
+        if not self.pending:
+            raise IllegalActionError(f"{text!r}: no dice are in the air")
+        if len(action.dice) != self.pending:
+            raise InvalidActionError(f"{text!r}: {self.pending} dice were thrown, not {len(action.dice)}")
+        if any(not 1 <= d <= self.rules.faces for d in action.dice):
+            raise InvalidActionError(f"{text!r}: dice show 1 to {self.rules.faces}")
+        return replace(self, pending=0, dice=action.dice, number=sum(action.dice))
+
+    def _apply_write(self, action: Write) -> KnasterState:
+        text = str(action)
+        i = cell_index(action.cell)
+        if self.duties:
+            raise IllegalActionError(f"{text!r}: {self._duty_text()}")
+        if action.number != self.number:
+            raise IllegalActionError(f"{text!r}: the called number is {self.number}, not {action.number}")
+        grid = self.grids[self.current]
+        bit = 1 << i
+        if grid.filled & bit:
+            ring = " (circled)" if grid.circled & bit else ""
+            raise IllegalActionError(f"{text!r}: {CELL_NAMES[i]} already holds {grid.numbers[i]}{ring}")
+        numbers = (*grid.numbers[:i], action.number, *grid.numbers[i + 1 :])
+        filled = grid.filled | bit
+        new_grid = KnasterGrid(numbers, filled, grid.circled)
+        duties: list[LineDuty] = []
+        table = self.knaster.combinations
+        for k in CELL_LINES[i]:
+            m = LINE_MASKS[k]
+            if filled & m != m:
+                continue
+            combo, owed = best_combination(tuple(sorted(numbers[j] for j in LINES[k])), table)
+            if combo is None or owed <= 0:
+                continue
+            owed = min(owed, (m & ~grid.circled).bit_count())
+            duties.append(LineDuty(k, combo, owed))
+        grids = self._with_grid(new_grid)
+        if duties:
+            return replace(self, grids=grids, duties=tuple(duties), working=None)
+        return self._done(grids)
+
+    def _apply_circle(self, action: Circle) -> KnasterState:
+        text = str(action)
+        i = cell_index(action.cell)
+        grid = self.grids[self.current]
+        bit = 1 << i
+        name = CELL_NAMES[i]
+        if grid.circled & bit:
+            raise IllegalActionError(f"{text!r}: {name} is already circled")
+        if self.duties:
+            return self._apply_duty_circle(text, i, grid)
+        if not grid.filled & bit:
+            raise IllegalActionError(f"{text!r}: {name} is empty; only a written {self.number} can be circled")
+        if grid.numbers[i] != self.number:
+            raise IllegalActionError(f"{text!r}: {name} holds {grid.numbers[i]}, not the called {self.number}")
+        new_grid = KnasterGrid(grid.numbers, grid.filled, grid.circled | bit)
+        return self._done(self._with_grid(new_grid))
+
+    def _apply_duty_circle(self, text: str, i: int, grid: KnasterGrid) -> KnasterState:
+        target = None
+        if self.working is not None and i in LINES[self.working]:
+            target = self.working
+        else:
+            for d in self.duties:
+                if LINE_MASKS[d.line] >> i & 1:
+                    target = d.line
+                    break
+        if target is None:
+            raise IllegalActionError(f"{text!r}: {CELL_NAMES[i]} is in no line owed now; {self._duty_text()}")
+        circled = grid.circled | (1 << i)
+        duties: list[LineDuty] = []
+        for d in self.duties:
+            owed = d.owed - 1 if d.line == target else d.owed
+            owed = min(owed, (LINE_MASKS[d.line] & ~circled).bit_count())
+            if owed > 0:
+                duties.append(d if owed == d.owed else LineDuty(d.line, d.combination, owed))
+        grids = self._with_grid(KnasterGrid(grid.numbers, grid.filled, circled))
+        if duties:
+            working = target if any(d.line == target for d in duties) else None
+            return replace(self, grids=grids, duties=tuple(duties), working=working)
+        return self._done(grids)
+
+    def _apply_pass(self) -> KnasterState:
+        if self.duties:
+            raise IllegalActionError(f"'pass': {self._duty_text()}")
+        grid = self.grids[self.current]
+        if not grid.is_full:
+            raise IllegalActionError(f"'pass': {self.players[self.current]} can write {self.number} into an empty cell")
+        for i in NAME_ORDER:
+            if grid.numbers[i] == self.number and not grid.circled >> i & 1:
+                raise IllegalActionError(
+                    f"'pass': {self.players[self.current]} can circle the {self.number} at {CELL_NAMES[i]}"
+                )
+        return self._done(self.grids)
+
+    def _with_grid(self, grid: KnasterGrid) -> tuple[KnasterGrid, ...]:
+        p = self.current
+        return (*self.grids[:p], grid, *self.grids[p + 1 :])
+
+    def _done(self, grids: tuple[KnasterGrid, ...]) -> KnasterState:
+        """The current player has finished with the number: the next player acts, or the round ends."""
+        n = len(self.players)
+        acted = self.acted + 1
+        if acted < n:
+            return replace(self, grids=grids, current=(self.thrower + acted) % n, acted=acted, duties=(), working=None)
+        if self.end_announced:
+            return replace(self, grids=grids, acted=acted, duties=(), working=None, over=True)
+        announce = any(g.is_full for g in grids)
+        thrower = (self.thrower + 1) % n
+        return replace(
+            self,
+            grids=grids,
+            thrower=thrower,
+            current=thrower,
+            number=None,
+            dice=None,
+            acted=0,
+            duties=(),
+            working=None,
+            end_announced=announce,
+        )
