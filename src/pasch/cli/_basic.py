@@ -29,7 +29,7 @@ from pasch.cli._common import (
 )
 from pasch.dice import counts_of, parse_dice
 from pasch.engine import Action, Game, GameLog, Roll, Score, replay
-from pasch.errors import PaschError
+from pasch.errors import InvalidActionError, PaschError
 from pasch.rules import BASES, MODIFIERS, GameKind, Order, RuleSet, get, score_options
 from pasch.rules._scorers import Scorer, ScorerKind
 
@@ -265,7 +265,7 @@ def rules_show(
         return
     out = console(width=120)
     for line in lines:
-        out.print(line, markup=False)
+        out.print(line, markup=False, soft_wrap=True)
     if boxes:
         table = Table(title=TEXT["boxes_title"], title_justify="left", header_style="bold")
         table.add_column(TEXT["col_box"], no_wrap=True)
@@ -293,7 +293,11 @@ def score_cmd(
         box = category.strip().lower()
         if not rules.has_category(box):
             fail(TEXT["no_box"].format(rules=rules.id, box=category, boxes=", ".join(rules.category_ids)))
-        values = parse_dice(" ".join(dice), n=rules.dice, faces=rules.faces)
+        shown = " ".join(dice)
+        try:
+            values = parse_dice(shown, n=rules.dice, faces=rules.faces)
+        except InvalidActionError as exc:
+            fail(str(exc) if repr(shown) in str(exc) else f"dice {shown!r}: {exc}")
         index = rules.category_index(box)
         empty = tuple(None for _ in rules.categories)
         options = score_options(rules, Order.FREE, empty, counts_of(values, rules.faces), sharp and rules.sharp)
@@ -373,6 +377,7 @@ PLAY_TEXT = {
     "doubled": " (x2 sharp)",
     "extra": " + {extra} extra",
     "legal": "  Legal: {actions}",
+    "number": "Number called: {number}",
     "prompt": "{name}> ",
     "bad": "  ✗ {message}",
     "scored": "{name} scores {points}{extra} in {box}.",
@@ -570,10 +575,19 @@ class PlainSession:
         who = getattr(state, "current_name", None)
         if who:
             self.say(PLAY_TEXT["turn_head_other"].format(name=who))
-        self.say(sheet_text(state))
-        legal = [str(a) for a in state.legal_actions()]
-        shown = ", ".join(legal[:30]) + (f", ... ({len(legal)} in all)" if len(legal) > 30 else "")
-        self.say(PLAY_TEXT["legal"].format(actions=shown))
+        render = getattr(state, "render", None)
+        self.say(str(render(state.current)) if callable(render) else sheet_text(state))
+        number = getattr(state, "number", None)
+        if number is not None:
+            self.say(PLAY_TEXT["number"].format(number=number))
+        groups: dict[str, list[str]] = {}
+        for a in state.legal_actions():
+            head, _, last = str(a).rpartition(" ")
+            groups.setdefault(head if head else str(a), []).append(last if head else "")
+        parts = []
+        for head, lasts in groups.items():
+            parts.append(head if lasts == [""] else f"{head} " + "|".join(lasts))
+        self.say(PLAY_TEXT["legal"].format(actions=", ".join(parts)))
 
     def prompt_name(self) -> str:
         """The name shown in the prompt: the player to act."""

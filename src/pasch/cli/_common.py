@@ -269,7 +269,12 @@ def _other_text(state: Any) -> str:
     render = getattr(state, "render", None)
     lines: list[str] = []
     if callable(render):
-        lines.append(str(render()))
+        for p in range(len(state.players)):
+            try:
+                lines.append(str(render(p)))
+            except TypeError:  # a drawing of the whole state only
+                lines.append(str(render()))
+                break
     else:
         lines.append(TEXT["no_sheet"])
     width = max(len(p) for p in state.players)
