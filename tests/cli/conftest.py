@@ -1,0 +1,29 @@
+"""Fixtures for the command-line tests: a Typer runner with every command module loaded."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from typer.testing import CliRunner, Result
+
+import pasch.cli
+
+from ._helpers import Invoke
+
+
+@pytest.fixture(scope="session")
+def runner() -> CliRunner:
+    """A runner; every command module is imported once, as the console script does."""
+    pasch.cli._load()
+    return CliRunner()
+
+
+@pytest.fixture
+def invoke(runner: CliRunner) -> Invoke:
+    """Run ``pasch ARGS`` in-process, optionally feeding ``input`` on stdin."""
+
+    def run(args: Sequence[str], input: str | None = None) -> Result:
+        return runner.invoke(pasch.cli.app, list(args), input=input)
+
+    return run
