@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
@@ -50,6 +50,7 @@ from pasch.engine._actions import Action, Circle, Pass, Roll, Throw, Write
 from pasch.engine._knaster_grid import (
     CELL_LINES,
     CELL_NAMES,
+    FULL_MASK,
     LINE_MASKS,
     LINE_NAMES,
     LINES,
@@ -321,21 +322,25 @@ class KnasterState:
             raise IllegalActionError(
                 f"'roll': {self.number} is already called; {self.players[self.current]} must write or circle it"
             )
-        return replace(self, pending=self.knaster.dice, throws=self.throws + 1)
+        return self._evolve(self.grids, self.current, None, None, self.knaster.dice, 0, (), None, self.throws + 1)
 
     def _apply_throw(self, action: Throw) -> KnasterState:
-        text = str(action)
+        dice = action.dice
         if not self.pending:
-            raise IllegalActionError(f"{text!r}: no dice are in the air")
-        if len(action.dice) != self.pending:
-            raise InvalidActionError(f"{text!r}: {self.pending} dice were thrown, not {len(action.dice)}")
-        if any(not 1 <= d <= self.rules.faces for d in action.dice):
-            raise InvalidActionError(f"{text!r}: dice show 1 to {self.rules.faces}")
-        return replace(self, pending=0, dice=action.dice, number=sum(action.dice))
+            raise IllegalActionError(f"{str(action)!r}: no dice are in the air")
+        if len(dice) != self.pending:
+            raise InvalidActionError(f"{str(action)!r}: {self.pending} dice were thrown, not {len(dice)}")
+        faces = self.rules.faces
+        for d in dice:
+            if not 1 <= d <= faces:
+                raise InvalidActionError(f"{str(action)!r}: dice show 1 to {faces}")
+        return self._evolve(self.grids, self.current, sum(dice), dice, 0, self.acted, (), None, self.throws)
 
     def _apply_write(self, action: Write) -> KnasterState:
-        text = str(action)
         i = cell_index(action.cell)
+        text = "write"  # the full text is built only for an error message
+        if self.duties or action.number != self.number or self.grids[self.current].filled >> i & 1:
+            text = str(action)
         if self.duties:
             raise IllegalActionError(f"{text!r}: {self._duty_text()}")
         if action.number != self.number:
@@ -361,12 +366,12 @@ class KnasterState:
             duties.append(LineDuty(k, combo, owed))
         grids = self._with_grid(new_grid)
         if duties:
-            return replace(self, grids=grids, duties=tuple(duties), working=None)
+            return self._evolve(grids, self.current, self.number, self.dice, 0, self.acted, tuple(duties), None)
         return self._done(grids)
 
     def _apply_circle(self, action: Circle) -> KnasterState:
-        text = str(action)
         i = cell_index(action.cell)
+        text = f"circle {CELL_NAMES[i]}"
         grid = self.grids[self.current]
         bit = 1 << i
         name = CELL_NAMES[i]
@@ -402,7 +407,7 @@ class KnasterState:
         grids = self._with_grid(KnasterGrid(grid.numbers, grid.filled, circled))
         if duties:
             working = target if any(d.line == target for d in duties) else None
-            return replace(self, grids=grids, duties=tuple(duties), working=working)
+            return self._evolve(grids, self.current, self.number, self.dice, 0, self.acted, tuple(duties), working)
         return self._done(grids)
 
     def _apply_pass(self) -> KnasterState:
@@ -422,25 +427,76 @@ class KnasterState:
         p = self.current
         return (*self.grids[:p], grid, *self.grids[p + 1 :])
 
+    def _evolve(
+        self,
+        grids: tuple[KnasterGrid, ...],
+        current: int,
+        number: int | None,
+        dice: tuple[int, ...] | None,
+        pending: int,
+        acted: int,
+        duties: tuple[LineDuty, ...],
+        working: int | None,
+        throws: int | None = None,
+    ) -> KnasterState:
+        # Positional construction: dataclasses.replace costs several times more, and playouts live here.
+        return KnasterState(
+            self.rules,
+            self.players,
+            grids,
+            self.thrower,
+            current,
+            number,
+            dice,
+            pending,
+            acted,
+            duties,
+            working,
+            self.throws if throws is None else throws,
+            self.end_announced,
+            False,
+            self.keeper,
+        )
+
     def _done(self, grids: tuple[KnasterGrid, ...]) -> KnasterState:
         """The current player has finished with the number: the next player acts, or the round ends."""
         n = len(self.players)
         acted = self.acted + 1
         if acted < n:
-            return replace(self, grids=grids, current=(self.thrower + acted) % n, acted=acted, duties=(), working=None)
+            return self._evolve(grids, (self.thrower + acted) % n, self.number, self.dice, 0, acted, (), None)
         if self.end_announced:
-            return replace(self, grids=grids, acted=acted, duties=(), working=None, over=True)
-        announce = any(g.is_full for g in grids)
+            return KnasterState(
+                self.rules,
+                self.players,
+                grids,
+                self.thrower,
+                self.current,
+                self.number,
+                self.dice,
+                0,
+                acted,
+                (),
+                None,
+                self.throws,
+                True,
+                True,
+                self.keeper,
+            )
         thrower = (self.thrower + 1) % n
-        return replace(
-            self,
-            grids=grids,
-            thrower=thrower,
-            current=thrower,
-            number=None,
-            dice=None,
-            acted=0,
-            duties=(),
-            working=None,
-            end_announced=announce,
+        return KnasterState(
+            self.rules,
+            self.players,
+            grids,
+            thrower,
+            thrower,
+            None,
+            None,
+            0,
+            0,
+            (),
+            None,
+            self.throws,
+            any(g.filled == FULL_MASK for g in grids),
+            False,
+            self.keeper,
         )
