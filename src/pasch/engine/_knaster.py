@@ -70,13 +70,15 @@ _EMPTY_GRID = KnasterGrid()
 _PASS = Pass()
 _ROLL = Roll()
 _CIRCLES: tuple[Circle, ...] = tuple(Circle(name) for name in CELL_NAMES)
-_WRITES: dict[int, tuple[Write, ...]] = {}
+# (cell, bit, action) in the order of sorted actions, so legal_actions never sorts.
+_CIRCLE_BITS: tuple[tuple[int, int, Circle], ...] = tuple((i, 1 << i, _CIRCLES[i]) for i in NAME_ORDER)
+_WRITE_BITS: dict[int, tuple[tuple[int, Write], ...]] = {}
 
 
-def _writes(number: int) -> tuple[Write, ...]:
-    w = _WRITES.get(number)
+def _write_bits(number: int) -> tuple[tuple[int, Write], ...]:
+    w = _WRITE_BITS.get(number)
     if w is None:
-        w = _WRITES[number] = tuple(Write(number, name) for name in CELL_NAMES)
+        w = _WRITE_BITS[number] = tuple((1 << i, Write(number, CELL_NAMES[i])) for i in NAME_ORDER)
     return w
 
 
@@ -255,11 +257,11 @@ class KnasterState:
             for d in self.duties:
                 owed |= LINE_MASKS[d.line]
             owed &= ~grid.circled
-            return tuple(_CIRCLES[i] for i in NAME_ORDER if owed >> i & 1)
+            return tuple(c for _, bit, c in _CIRCLE_BITS if owed & bit)
         filled, circled, numbers = grid.filled, grid.circled, grid.numbers
-        writes = _writes(number)
-        out: list[Action] = [writes[i] for i in NAME_ORDER if not filled >> i & 1]
-        out.extend(_CIRCLES[i] for i in NAME_ORDER if numbers[i] == number and not circled >> i & 1)
+        out: list[Action] = [w for bit, w in _write_bits(number) if not filled & bit]
+        if number in numbers and circled != filled:
+            out += [c for i, bit, c in _CIRCLE_BITS if numbers[i] == number and not circled & bit]
         if not out:
             return (_PASS,)
         return tuple(out)
