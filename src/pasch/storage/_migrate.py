@@ -49,5 +49,4 @@ def current_revision(engine: Engine) -> str | None:
     from alembic.runtime.migration import MigrationContext
 
     with engine.connect() as conn:
-        rev = MigrationContext.configure(conn).get_current_revision()
-    return rev
+        return MigrationContext.configure(conn).get_current_revision()

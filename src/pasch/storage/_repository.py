@@ -252,7 +252,11 @@ class Repository:
 
     def games(self, limit: int | None = 50, status: str | None = None, mode: str | None = None) -> list[GameRecord]:
         """Saved games, newest first."""
-        q = select(GameRow).options(selectinload(GameRow.players)).order_by(GameRow.updated_at.desc(), GameRow.id.desc())
+        q = (
+            select(GameRow)
+            .options(selectinload(GameRow.players))
+            .order_by(GameRow.updated_at.desc(), GameRow.id.desc())
+        )
         if status is not None:
             q = q.where(GameRow.status == status)
         if mode is not None:

@@ -1,0 +1,241 @@
+"""The Textual application: setup, the game screen for the game's kind, saving and resuming."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.screen import Screen
+
+from pasch.errors import PaschError
+from pasch.i18n import _, set_language
+from pasch.rules import GameKind, get
+from pasch.tui._game import SheetGameScreen
+from pasch.tui._keeper import KeeperScreen
+from pasch.tui._session import Seat, Session, parse_seats
+from pasch.tui._setup import SetupChoice, SetupScreen
+
+__all__ = ["GAME_SCREENS", "PaschApp", "run", "screen_for"]
+
+GAME_SCREENS: dict[GameKind, type[Screen[None]]] = {GameKind.SHEET: SheetGameScreen}
+"""The game screen of each kind of game (issue 6 adds ``GameKind.KNASTER``)."""
+KEEPER_SCREENS: dict[GameKind, type[Screen[None]]] = {GameKind.SHEET: KeeperScreen}
+"""The score-keeper screen of each kind of game."""
+
+
+def screen_for(session: Session) -> Screen[None]:
+    """The screen that plays ``session``'s game.
+
+    Raises:
+        PaschError: no screen for this kind of game yet.
+    """
+    table = KEEPER_SCREENS if session.keeper else GAME_SCREENS
+    cls = table.get(session.rules.kind)
+    if cls is None:
+        raise PaschError(_("{rules} cannot be played in this screen yet; try --plain").format(rules=session.rules.name))
+    return cls(session)  # type: ignore[call-arg]
+
+
+class PaschApp(App[None]):
+    """pasch in the terminal.
+
+    Args:
+        session: a game to play at once (tests pass one with a seeded generator).
+        rules: rule-set text; with ``players`` the setup screen is skipped.
+        players: seats, e.g. ``"Ada, bot:optimal"``.
+        lang: language code (None: the locale's).
+        bot_delay: seconds a bot waits before each step (0 in tests).
+        resume: continue the latest unfinished game (True) or the saved game with this id.
+        keeper: score-keeper mode (real dice).
+        seed: seed of the dice.
+        data_dir: directory of the games database (default: ``$PASCH_DATA_DIR`` or the user data dir).
+        save: save games at all.
+    """
+
+    TITLE = "pasch"
+    CSS = """
+    Screen { background: $surface; }
+    """
+
+    def __init__(
+        self,
+        *,
+        session: Session | None = None,
+        rules: str | None = None,
+        players: str | Sequence[str] | None = None,
+        lang: str | None = None,
+        bot_delay: float = 0.6,
+        resume: bool | int = False,
+        keeper: bool = False,
+        seed: int | None = None,
+        data_dir: str | Path | None = None,
+        save: bool = True,
+    ) -> None:
+        super().__init__()
+        self.lang = set_language(lang)
+        self.session = session
+        self.rules_text = rules
+        self.players = players
+        self.bot_delay = bot_delay
+        self.resume = resume
+        self.keeper = keeper
+        self.seed = seed
+        self.data_dir = data_dir
+        self.save_enabled = save
+        self._repo: Any = None
+        self.save_error: str | None = None
+
+    # -- storage ------------------------------------------------------------------------------
+    @property
+    def repository(self) -> Any:
+        """The games repository, opened on first use (None when saving is off or impossible)."""
+        if not self.save_enabled:
+            return None
+        if self._repo is None:
+            try:
+                from pasch.storage import Repository
+
+                self._repo = Repository(directory=self.data_dir)
+            except Exception as exc:  # a broken disk must not end the game
+                self.save_enabled = False
+                self.save_error = str(exc)
+                self.notify(_("Games are not saved: {reason}").format(reason=exc), severity="warning")
+                return None
+        return self._repo
+
+    def save_session(self, session: Session) -> None:
+        """Save (insert or update) the session's game, if anything was played."""
+        repo = self.repository
+        if repo is None or not session.game.actions:
+            return
+        try:
+            session.game_id = repo.save(session.game.log, session.kinds, session.game_id, session.state)
+        except Exception as exc:
+            self.notify(_("Saving failed: {reason}").format(reason=exc), severity="error")
+
+    # -- screens ------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        """Open the game asked for, the resumed game, or the setup screen."""
+        try:
+            session = self.session or self._initial_session()
+        except (PaschError, ValueError) as exc:
+            self.notify(str(exc), severity="error")
+            session = None
+        if session is None:
+            self.show_setup()
+        else:
+            self.start(session)
+
+    def _initial_session(self) -> Session | None:
+        if self.resume:
+            repo = self.repository
+            if repo is None:
+                return None
+            rec = (
+                repo.get(int(self.resume))
+                if self.resume is not True
+                else repo.latest_unfinished("keeper" if self.keeper else "play")
+            )
+            if rec is None:
+                self.notify(_("No unfinished game to resume."), severity="warning")
+                return None
+            return Session.from_log(rec.log, rec.player_kinds(), seed=self.seed, game_id=rec.id)
+        if self.rules_text and self.players:
+            return Session.new(self.rules_text, parse_seats(self.players), seed=self.seed, keeper=self.keeper)
+        return None
+
+    def start(self, session: Session) -> None:
+        """Show the game screen of ``session``."""
+        self.session = session
+        try:
+            screen = screen_for(session)
+        except PaschError as exc:
+            self.notify(str(exc), severity="error")
+            self.show_setup()
+            return
+        self.switch_or_push(screen)
+
+    def switch_or_push(self, screen: Screen[Any]) -> None:
+        """Replace the current screen (push on the default screen)."""
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def show_setup(self) -> None:
+        """Show the setup screen; its result starts a game."""
+        seats = parse_seats(self.players) if self.players else None
+        screen = SetupScreen(self.rules_text or "kniffel", seats, self.keeper)
+
+        def chosen(choice: SetupChoice | None) -> None:
+            if choice is None:
+                return
+            self.start(Session.new(choice.rules, choice.seats, seed=self.seed, keeper=choice.keeper))
+
+        if len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen, chosen)
+
+    def switch_language(self, lang: str) -> None:
+        """Speak ``lang`` from now on."""
+        self.lang = set_language(lang)
+
+    async def action_quit(self) -> None:
+        """Save the game in progress, then quit."""
+        if self.session is not None:
+            self.save_session(self.session)
+        self.exit()
+
+
+def run(
+    rules: str | None = None,
+    players: str | Sequence[str] | None = None,
+    lang: str | None = None,
+    bot_delay: float = 0.6,
+    resume: bool | int = False,
+    *,
+    keeper: bool = False,
+    seed: int | None = None,
+    data_dir: str | Path | None = None,
+    save: bool = True,
+) -> None:
+    """Run the terminal game (the default of ``pasch play``; ``pasch keep`` sets ``keeper``).
+
+    Args:
+        rules: rule-set text; None shows the setup screen.
+        players: seats such as ``"Ada, Bob, bot:optimal"``; None shows the setup screen.
+        lang: ``de``, ``en``, ``es`` or ``it``; None: the locale's language.
+        bot_delay: seconds each bot step stays visible.
+        resume: continue the latest unfinished game (True) or the saved game with this id.
+        keeper: score-keeper mode: the table throws real dice and enters them.
+        seed: seed of the dice.
+        data_dir: directory of the games database (default ``$PASCH_DATA_DIR`` or the user data dir).
+        save: save finished and unfinished games.
+
+    Raises:
+        RuleSetError: bad rule text.
+        ValueError: unknown language or bot, or no players.
+    """
+    set_language(lang)  # bad languages fail before the screen opens
+    if rules is not None:
+        get(rules)
+    if players is not None:
+        parse_seats(players)
+    app = PaschApp(
+        rules=rules,
+        players=players,
+        lang=lang,
+        bot_delay=bot_delay,
+        resume=resume,
+        keeper=keeper,
+        seed=seed,
+        data_dir=data_dir,
+        save=save,
+    )
+    app.run()
+
+
+def _seats_text(seats: Sequence[Seat]) -> str:
+    return ", ".join(s.name if not s.is_bot else f"{s.name}={s.kind}" for s in seats)

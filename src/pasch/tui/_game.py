@@ -1,0 +1,579 @@
+"""Game screens. :class:`GameScreen` holds what every game shares (turn flow, bots, undo, saving,
+help); :class:`SheetGameScreen` draws dice and score sheets. A Knaster grid screen is another
+subclass registered in :data:`pasch.tui._app.GAME_SCREENS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
+from textual.worker import get_current_worker
+
+from pasch.engine import Announce
+from pasch.errors import PaschError
+from pasch.i18n import N_, _, box_name, ngettext
+from pasch.rules import Order
+from pasch.tui._common import translate_bindings
+from pasch.tui._help import HelpScreen
+from pasch.tui._hints import Hints, compute_hints
+from pasch.tui._session import Session
+from pasch.tui._sheet import SheetModel, bonus_progress, build_sheet, sheet_text
+from pasch.tui._widgets import DiceBar, Die
+
+__all__ = ["GameScreen", "SheetGameScreen"]
+
+CELL_STYLE = {
+    "filled": "",
+    "potential": "italic green",
+    "open": "",
+    "sum": "dim",
+    "progress": "yellow",
+    "total": "bold",
+}
+
+
+class GameScreen(Screen[None]):
+    """What every game screen shares: the session, bots, undo, help, saving and the end of the game."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("question_mark", "help", N_("help")),
+        Binding("q", "quit_game", N_("save & quit")),
+        Binding("n", "new_game", N_("new game"), show=False),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.message = ""
+        self.message_error = False
+        translate_bindings(self)
+
+    # -- to be drawn by subclasses --------------------------------------------------------------
+    def refresh_view(self) -> None:
+        """Redraw everything from the session."""
+
+    # -- shared flow ----------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        """Draw, then let bots move if a bot starts."""
+        self.refresh_view()
+        self.after_change(scored=False)
+
+    def say(self, text: str, error: bool = False) -> None:
+        """Show a one-line message under the dice (errors in red)."""
+        self.message, self.message_error = text, error
+        self.refresh_view()
+
+    def attempt(self, fn: Any, *args: Any) -> bool:
+        """Run a session step; a refused step shows the engine's reason and changes nothing."""
+        try:
+            fn(*args)
+        except PaschError as exc:
+            self.say(_("Not allowed: {reason}").format(reason=exc), error=True)
+            return False
+        return True
+
+    def after_change(self, scored: bool) -> None:
+        """After any step: save a finished turn, announce the end, start the bots."""
+        if scored or self.session.finished:
+            self.app_save()
+        if self.session.finished:
+            self.game_over()
+            return
+        if self.session.bot_to_move:
+            self.run_bots()
+        self.refresh_view()
+
+    def app_save(self) -> None:
+        """Save the game through the app (no-op when saving is off)."""
+        save = getattr(self.app, "save_session", None)
+        if save is not None:
+            save(self.session)
+
+    def game_over(self) -> None:
+        """Show the final standings."""
+        out = self.session.state.outcome()
+        names = ", ".join(out.winners)
+        if out.is_tie:
+            text = _("Game over. Tie for first place: {names}").format(names=names)
+        else:
+            text = _("Game over. Winner: {names}").format(names=names)
+        self.say(text + "  " + _("(n: new game, q: quit)"))
+
+    def run_bots(self) -> None:
+        """Let the bots to move play, one visible step at a time."""
+        self.run_worker(self._bot_turns(), group="bots", exclusive=True)
+
+    async def _bot_turns(self) -> None:
+        delay = float(getattr(self.app, "bot_delay", 0.0))
+        while self.session.bot_to_move:
+            await asyncio.sleep(delay)
+            if not self.session.bot_to_move:
+                break
+            state = self.session.state
+            action = await asyncio.to_thread(self.session.bot_action)
+            if self.session.state is not state:  # an undo happened meanwhile
+                break
+            name = self.session.seat.name
+            self.session.act(action)
+            self.message, self.message_error = _("{name}: {action}").format(name=name, action=action), False
+            scored = str(action).startswith("score")
+            if scored or self.session.finished:
+                self.app_save()
+            self.refresh_view()
+        if self.session.finished:
+            self.game_over()
+
+    def stop_bots(self) -> None:
+        """Stop a pending bot move (before an undo takes back the human's last box)."""
+        self.workers.cancel_group(self, "bots")
+
+    def action_help(self) -> None:
+        """Show the keys."""
+        self.app.push_screen(HelpScreen(keeper=self.session.keeper))
+
+    def action_undo(self) -> None:
+        """Take back the human's last step (see :mod:`pasch.tui._session`)."""
+        self.stop_bots()
+        if self.session.undo():
+            self.say(_("Undone."))
+        else:
+            self.say(_("Nothing to undo (a throw cannot be taken back once seen)."), error=True)
+        if self.session.bot_to_move:
+            self.run_bots()
+
+    def action_quit_game(self) -> None:
+        """Save and leave."""
+        self.stop_bots()
+        self.app_save()
+        self.app.exit()
+
+    def action_new_game(self) -> None:
+        """After the end: back to the setup screen."""
+        if not self.session.finished:
+            return
+        start = getattr(self.app, "show_setup", None)
+        if start is not None:
+            start()
+
+
+class SheetGameScreen(GameScreen):
+    """Dice, score sheet, turn and bonus info, hints."""
+
+    DEFAULT_CSS = """
+    SheetGameScreen #main { height: 1fr; }
+    SheetGameScreen #left { width: 1fr; min-width: 40; padding: 0 1; }
+    SheetGameScreen #sheet { width: auto; max-width: 100%; height: 1fr; }
+    SheetGameScreen #turn { height: auto; margin: 0 0 1 0; }
+    SheetGameScreen #message { height: auto; min-height: 1; margin: 1 0 0 0; }
+    SheetGameScreen #message.error { color: $error; }
+    SheetGameScreen #bonus { height: auto; color: $text-muted; }
+    SheetGameScreen #hints { height: auto; border: round $accent; display: none; padding: 0 1; }
+    SheetGameScreen #hints.shown { display: block; }
+    """
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("space,r", "throw", N_("throw")),
+        Binding("1", "hold(0)", N_("hold 1-5")),
+        Binding("2", "hold(1)", "", show=False),
+        Binding("3", "hold(2)", "", show=False),
+        Binding("4", "hold(3)", "", show=False),
+        Binding("5", "hold(4)", "", show=False),
+        Binding("6", "hold(5)", "", show=False),
+        Binding("up,k", "move(-1)", N_("box"), show=False),
+        Binding("down,j", "move(1)", "", show=False),
+        Binding("left", "column(-1)", "", show=False),
+        Binding("right", "column(1)", "", show=False),
+        Binding("enter", "score", N_("score")),
+        Binding("a", "announce", N_("announce")),
+        Binding("escape", "cancel", "", show=False),
+        Binding("h", "hints", N_("hints")),
+        Binding("u", "undo", N_("undo")),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.selected: tuple[int, int] | None = None
+        self.announcing = False
+        self.hints_shown = False
+        self.hints: Hints | None = None
+        self._hints_for: Any = None
+        self.model: SheetModel | None = None
+
+    def compose(self) -> ComposeResult:
+        """Header, dice and info on the left, the sheet on the right, key footer."""
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="turn")
+                yield from self.compose_dice()
+                yield Static(id="message")
+                yield Static(id="bonus")
+                with Vertical(id="hints"):
+                    yield ProgressBar(id="hint-progress", show_eta=False)
+                    yield Static(id="hint-table")
+            table: DataTable[Text] = DataTable(id="sheet", cursor_type="cell", zebra_stripes=False)
+            table.can_focus = False
+            yield table
+        yield Footer()
+
+    def compose_dice(self) -> ComposeResult:
+        """The dice (the score keeper puts an input here instead)."""
+        yield DiceBar(self.session.rules.dice, id="dice")
+
+    def on_mount(self) -> None:
+        """Title, then the shared start."""
+        self.title = "pasch"
+        self.sub_title = self.session.rules.name
+        super().on_mount()
+
+    # -- queries --------------------------------------------------------------------------------
+    @property
+    def human_turn(self) -> bool:
+        """Whether a human is to act (keys act only then)."""
+        return not self.session.finished and not self.session.seat.is_bot
+
+    def choices(self) -> list[tuple[int, int]]:
+        """The (column, box) the cursor may visit: legal entries, or announceable boxes when announcing."""
+        st = self.session.state
+        if self.announcing or (st.dice is not None and st._must_announce()):
+            cols = [c for c, o in enumerate(st.rules.columns) if o is Order.ANNOUNCED]
+            out = []
+            for a in st.legal_actions():
+                if isinstance(a, Announce):
+                    out.append((cols[0], st.rules.category_index(a.category)))
+            return sorted(out)
+        return sorted((c, o.index) for c, o in st.score_options())
+
+    # -- drawing --------------------------------------------------------------------------------
+    def refresh_view(self) -> None:
+        """Redraw dice, turn line, sheet, bonus progress, message and hints."""
+        if not self.is_mounted:
+            return
+        s = self.session
+        st = s.state
+        choices = self.choices()
+        if self.selected not in choices:
+            self.selected = self._default_choice(choices)
+        self.draw_dice()
+        self.query_one("#turn", Static).update(self.turn_text())
+        msg = self.query_one("#message", Static)
+        msg.update(Text(self.message))
+        msg.set_class(self.message_error, "error")
+        bonus = self.query_one("#bonus", Static)
+        if st.is_terminal:
+            bonus.update(self.standings_text())
+        else:
+            bonus.update(self.bonus_text())
+        self.model = build_sheet(st)
+        self.draw_sheet(self.model)
+        self.update_hints()
+
+    def draw_dice(self) -> None:
+        """Draw the dice and the holds."""
+        self.query_one("#dice", DiceBar).show(self.session.faces, self.session.holds)
+
+    def _default_choice(self, choices: list[tuple[int, int]]) -> tuple[int, int] | None:
+        if not choices:
+            return None
+        if self.announcing:
+            return choices[0]
+        opts = {(c, o.index): o.total for c, o in self.session.state.score_options()}
+        return max(choices, key=lambda ch: (opts.get(ch, 0), -ch[0], -ch[1]))
+
+    def turn_text(self) -> str:
+        """Whose turn, the round, throws left, sharp and announcement."""
+        s = self.session
+        st = s.state
+        if st.is_terminal:
+            return _("Game over")
+        seat = s.seat
+        who = (
+            _("{name} (bot) to play").format(name=seat.name)
+            if seat.is_bot
+            else _("{name} to play").format(name=seat.name)
+        )
+        parts = [who, _("round {n} of {total}").format(n=st.round, total=st.rules.turns_per_player)]
+        if not s.keeper:
+            left = st.throws_left
+            parts.append(ngettext("{n} throw left", "{n} throws left", left).format(n=left))
+        if st.rules.sharp and st.sharp and st.dice:
+            parts.append(_("sharp: all five from one throw"))
+        if st.announced is not None:
+            parts.append(_("announced: {box}").format(box=box_name(st.rules, st.announced)))
+        if self.announcing:
+            parts.append(_("choose the box to announce (Enter; Esc cancels)"))
+        return " · ".join(parts)
+
+    def bonus_text(self) -> str:
+        """Upper-bonus progress of the player to act, per column."""
+        st = self.session.state
+        n_cols = st.rules.n_columns
+        parts = []
+        for c in range(n_cols):
+            text = bonus_progress(st, st.current, c)
+            if text is None:
+                return ""
+            parts.append(f"{c + 1}: {text}" if n_cols > 1 else text)
+        return _("Upper bonus: {progress}").format(progress=" · ".join(parts))
+
+    def standings_text(self) -> str:
+        """Final standings, best first."""
+        rows = self.session.state.outcome().standings()
+        return "\n".join(f"{rank}. {name}  {total}" for rank, name, total in rows)
+
+    def draw_sheet(self, model: SheetModel) -> None:
+        """Fill the sheet table from the model."""
+        table = self.query_one("#sheet", DataTable)
+        table.clear(columns=True)
+        table.add_column("", key="label")
+        for k, header in enumerate(model.headers):
+            p, _c = model.columns[k]
+            style = "bold reverse" if p == model.current else "bold"
+            table.add_column(Text(header, style=style, justify="right"), key=f"v{k}")
+        for k, row in enumerate(model.rows):
+            label_style = "bold" if row.kind == "total" else ("dim" if row.kind == "sum" else "")
+            cells = [Text(row.label, style=label_style)]
+            for cell in row.cells:
+                cells.append(Text(cell.text, style=CELL_STYLE.get(cell.kind, ""), justify="right"))
+            table.add_row(*cells, key=f"r{k}")
+        self._sync_cursor()
+
+    def _cell_of(self, choice: tuple[int, int]) -> Coordinate | None:
+        model = self.model
+        if model is None or model.current is None:
+            return None
+        return Coordinate(model.row_of_box(choice[1]), 1 + model.value_column(model.current, choice[0]))
+
+    def _sync_cursor(self) -> None:
+        table = self.query_one("#sheet", DataTable)
+        coord = self._cell_of(self.selected) if self.selected is not None and self.human_turn else None
+        table.show_cursor = coord is not None
+        if coord is not None and table.cursor_coordinate != coord:
+            table.cursor_coordinate = coord
+
+    def sheet_text(self) -> str:
+        """The sheet as plain text (for tests and screenshots in words)."""
+        model = self.model or build_sheet(self.session.state)
+        return sheet_text(model, self.selected if self.human_turn else None)
+
+    # -- hints ----------------------------------------------------------------------------------
+    def update_hints(self) -> None:
+        """Show the hints panel and (re)compute it in a worker when the position changed."""
+        panel = self.query_one("#hints", Vertical)
+        panel.set_class(self.hints_shown, "shown")
+        if not self.hints_shown:
+            return
+        st = self.session.state
+        if st.dice is None or st.is_terminal or not self.human_turn:
+            self.query_one("#hint-table", Static).update(_("Hints appear once the dice are thrown."))
+            return
+        if self._hints_for is st:
+            return
+        self._hints_for = st
+        self.hints = None
+        bar = self.query_one("#hint-progress", ProgressBar)
+        bar.update(total=None, progress=0)
+        self.query_one("#hint-table", Static).update(_("Computing hints…"))
+        self.compute_hints(st)
+
+    @work(thread=True, exclusive=True, group="hints")
+    def compute_hints(self, state: Any) -> None:
+        """Build the hint table off the UI thread, reporting progress."""
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._hint_progress, done, total)
+
+        hints = compute_hints(state, progress)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show_hints, state, hints)
+
+    def _hint_progress(self, done: int, total: int) -> None:
+        self.query_one("#hint-progress", ProgressBar).update(total=total, progress=done)
+
+    def _show_hints(self, state: Any, hints: Hints) -> None:
+        if state is not self.session.state:
+            return
+        self.hints = hints
+        bar = self.query_one("#hint-progress", ProgressBar)
+        bar.update(total=max(1, len(hints.rows)), progress=max(1, len(hints.rows)))
+        head = _("value") if hints.exact else _("points now")
+        lines = [f"{_('option'):<28} {head:>10}"]
+        for row in hints.rows[:12]:
+            mark = " ★" if row.best else ""
+            value = f"{row.value:.2f}" if hints.exact else f"{row.value:.0f}"
+            lines.append(f"{row.label:<28} {value:>10}{mark}")
+        if hints.note:
+            lines.append(hints.note)
+        self.query_one("#hint-table", Static).update(Text("\n".join(lines)))
+
+    # -- actions --------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide keys that do not apply to this game."""
+        if action == "announce":
+            return any(o is Order.ANNOUNCED for o in self.session.rules.columns)
+        return True
+
+    def _human_only(self) -> bool:
+        if self.session.finished:
+            return False
+        if not self.human_turn:
+            self.say(_("Wait: {name} is playing.").format(name=self.session.seat.name), error=True)
+            return False
+        return True
+
+    def action_throw(self) -> None:
+        """Throw (first throw, or re-throw the dice not held)."""
+        if not self._human_only():
+            return
+        st = self.session.state
+        if st.dice is not None and st.throws_left <= 0:
+            self.say(_("No throws left: choose a box and press Enter."), error=True)
+            return
+        self.announcing = False
+        self.selected = None  # the new dice choose their own best box
+        if self.attempt(self.session.throw):
+            self.message = ""
+            if self.session.state._must_announce():
+                self.announcing = True
+            self.after_change(scored=False)
+
+    def action_hold(self, position: int) -> None:
+        """Hold or release a die."""
+        if not self._human_only() or position >= self.session.rules.dice:
+            return
+        if self.session.state.dice is None:
+            self.say(_("Throw first (space)."), error=True)
+            return
+        if not self.session.toggle_hold(position):
+            self.say(_("No throws left: holding makes no difference now."), error=True)
+            return
+        self.message = ""
+        self.refresh_view()
+
+    def on_die_clicked(self, event: Die.Clicked) -> None:
+        """A click on a die holds it."""
+        self.action_hold(event.position)
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor to the previous or next box of the column."""
+        choices = self.choices()
+        if not choices or self.selected is None or not self.human_turn:
+            return
+        col = self.selected[0]
+        same = [ch for ch in choices if ch[0] == col]
+        k = same.index(self.selected)
+        self.selected = same[(k + step) % len(same)]
+        self._sync_cursor()
+        self.refresh_view()
+
+    def action_column(self, step: int) -> None:
+        """Move the cursor to the nearest box of the previous or next column."""
+        choices = self.choices()
+        if not choices or self.selected is None or not self.human_turn:
+            return
+        cols = sorted({c for c, _i in choices})
+        k = cols.index(self.selected[0])
+        col = cols[(k + step) % len(cols)]
+        box = self.selected[1]
+        self.selected = min((ch for ch in choices if ch[0] == col), key=lambda ch: abs(ch[1] - box))
+        self.refresh_view()
+
+    def action_score(self) -> None:
+        """Enter the dice in the chosen box (or announce it, when announcing)."""
+        if not self._human_only():
+            return
+        st = self.session.state
+        if st.dice is None:
+            self.say(_("Throw first (space)."), error=True)
+            return
+        if self.selected is None:
+            self.say(_("No box can take these dice."), error=True)
+            return
+        col, box = self.selected
+        if self.announcing or st._must_announce():
+            if self.attempt(self.session.act, Announce(st.rules.categories[box].id)):
+                self.announcing = False
+                self.selected = None
+                self.say(_("Announced: {box}").format(box=box_name(st.rules, box)))
+            return
+        name = self.session.seat.name
+        if self.attempt(self.session.score, col, box):
+            opt = self.model.options.get((col, box)) if self.model else None
+            pts = opt.total if opt else 0
+            self.message = _("{name} entered {points} in {box}.").format(
+                name=name, points=pts, box=box_name(st.rules, box)
+            )
+            self.message_error = False
+            self.selected = None
+            self.after_change(scored=True)
+
+    def action_announce(self) -> None:
+        """kniffel-4: choose a box of the announced column (right after the first throw)."""
+        if not self._human_only():
+            return
+        st = self.session.state
+        if not any(isinstance(a, Announce) for a in st.legal_actions()):
+            self.say(_("You can announce only right after the first throw."), error=True)
+            return
+        self.announcing = True
+        self.selected = None
+        self.refresh_view()
+
+    def action_cancel(self) -> None:
+        """Leave announcing mode."""
+        if self.announcing and not self.session.state._must_announce():
+            self.announcing = False
+            self.selected = None
+            self.refresh_view()
+
+    def action_hints(self) -> None:
+        """Show or hide the hints."""
+        self.hints_shown = not self.hints_shown
+        self._hints_for = None
+        self.refresh_view()
+
+    def action_undo(self) -> None:
+        """Undo, then leave announcing mode."""
+        self.announcing = False
+        self.selected = None
+        super().action_undo()
+
+    # -- mouse on the sheet -----------------------------------------------------------------------
+    def _choice_at(self, coord: Coordinate) -> tuple[int, int] | None:
+        model = self.model
+        if model is None or model.current is None or coord.column < 1:
+            return None
+        row = model.rows[coord.row] if coord.row < len(model.rows) else None
+        if row is None or row.box is None:
+            return None
+        p, c = model.columns[coord.column - 1]
+        if p != model.current:
+            return None
+        ch = (c, row.box)
+        return ch if ch in self.choices() else None
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        """A click (or our own cursor move) on a cell: select it if the dice may go there."""
+        ch = self._choice_at(event.coordinate)
+        if ch is None:
+            self._sync_cursor()
+        elif ch != self.selected and self.human_turn:
+            self.selected = ch
+            self.refresh_view()
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        """A second click on the chosen box enters the dice there."""
+        ch = self._choice_at(event.coordinate)
+        if ch is not None and ch == self.selected:
+            self.action_score()

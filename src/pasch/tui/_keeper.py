@@ -1,0 +1,168 @@
+"""The score-keeper screen: the table throws real dice; pasch validates, scores and adds up.
+
+Each turn: type the final dice (``13356``), optionally ``sharp`` and a box (``13356 full_house``), press
+Enter; or enter the dice first and choose the box on the sheet. Every check is the engine's: a refused
+entry shows its reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Checkbox, Input, Static
+
+from pasch.engine import Action, Enter, Score
+from pasch.errors import IllegalActionError, InvalidActionError, PaschError
+from pasch.i18n import N_, _, box_name
+from pasch.tui._game import SheetGameScreen
+from pasch.tui._session import Session
+
+__all__ = ["KeeperScreen", "parse_keeper_line"]
+
+_VERBS = ("enter", "score", "announce")
+
+
+def _resolve_box(session: Session, word: str) -> str:
+    """A box id from an id, a localised name or an unambiguous prefix; ``2:full_house`` keeps its column.
+
+    Raises:
+        InvalidActionError: no such box.
+    """
+    col, _sep, name = word.rpartition(":")
+    rules = session.rules
+    key = name.lower().replace(" ", "_")
+    ids = rules.category_ids
+    names = {box_name(rules, cid).lower().replace(" ", "_"): cid for cid in ids}
+    hit = key if key in ids else names.get(key)
+    if hit is None:
+        cands = {cid for cid in ids if cid.startswith(key)} | {cid for n, cid in names.items() if n.startswith(key)}
+        if len(cands) == 1:
+            hit = cands.pop()
+    if hit is None:
+        raise InvalidActionError(_("{word!r} is not a box; boxes: {boxes}").format(word=word, boxes=", ".join(ids)))
+    return f"{col}:{hit}" if col else hit
+
+
+def parse_keeper_line(session: Session, line: str, sharp: bool = False) -> list[Action]:
+    """Turn one typed line into actions: dice (``13356`` or ``1 3 3 5 6``), ``sharp``, and a box.
+
+    Raises:
+        InvalidActionError: a word that is neither dice, ``sharp`` nor a box.
+    """
+    words = line.strip().split()
+    if not words:
+        return []
+    if words[0].lower() in _VERBS:
+        return [Action.parse(line)]
+    digits: list[int] = []
+    box: str | None = None
+    for w in words:
+        if w.isdigit():
+            digits.extend(int(ch) for ch in w)
+        elif w.lower() == "sharp":
+            sharp = True
+        elif box is None:
+            box = _resolve_box(session, w)
+        else:
+            raise InvalidActionError(_("{word!r}: give the dice and at most one box").format(word=w))
+    out: list[Action] = []
+    if digits:
+        if any(not 1 <= d <= session.rules.faces for d in digits):
+            bad = next(d for d in digits if not 1 <= d <= session.rules.faces)
+            raise InvalidActionError(
+                _("{bad} is not a die: dice show 1 to {faces}").format(bad=bad, faces=session.rules.faces)
+            )
+        out.append(Enter(tuple(digits), sharp and session.rules.sharp))
+        if sharp and not session.rules.sharp:
+            raise IllegalActionError(_("{rules} has no sharp rule").format(rules=session.rules.name))
+    if box is not None:
+        col, _sep, cat = box.rpartition(":")
+        multi = session.rules.n_columns > 1
+        if multi and not col:
+            raise InvalidActionError(_("say which column, e.g. 2:{box}").format(box=cat))
+        out.append(Score(cat, int(col) if col else None))
+    return out
+
+
+class KeeperScreen(SheetGameScreen, inherit_bindings=False):
+    """Sheet and totals of a table playing with real dice."""
+
+    DEFAULT_CSS = """
+    KeeperScreen #dice-input { width: 60; }
+    KeeperScreen #dice-shown { height: auto; margin: 1 0 0 0; text-style: bold; }
+    """
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("up", "move(-1)", N_("box"), show=False),
+        Binding("down", "move(1)", "", show=False),
+        Binding("left", "column(-1)", "", show=False),
+        Binding("right", "column(1)", "", show=False),
+        Binding("ctrl+z", "undo", N_("undo")),
+        Binding("f1", "help", N_("help")),
+        Binding("f2", "hints", N_("best box")),
+        Binding("ctrl+q", "quit_game", N_("save & quit")),
+    ]
+
+    def compose_dice(self) -> ComposeResult:
+        """The dice input (and the sharp question when the rules have it)."""
+        yield Input(placeholder=_("final dice, e.g. 13356 — or 13356 full_house"), id="dice-input")
+        if self.session.rules.sharp:
+            yield Checkbox(_("all five dice from one throw (sharp)"), id="sharp")
+        yield Static(id="dice-shown")
+
+    def on_mount(self) -> None:
+        """Focus the input."""
+        super().on_mount()
+        self.query_one("#dice-input", Input).focus()
+
+    def draw_dice(self) -> None:
+        """Show the dice entered this turn."""
+        st = self.session.state
+        shown = self.query_one("#dice-shown", Static)
+        if st.dice is None:
+            shown.update(_("Enter the dice of {name}'s turn.").format(name=self.session.seat.name))
+        else:
+            sharp = "  " + _("(sharp)") if st.sharp else ""
+            text = _("Dice: {dice}{sharp} — choose a box (↑ ↓, Enter)").format(
+                dice=" ".join(str(d) for d in st.dice), sharp=sharp
+            )
+            shown.update(Text(text))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Every key applies."""
+        return True
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter the typed dice (and box); an empty line enters the dice in the chosen box."""
+        text = event.value.strip()
+        if not text:
+            if self.session.state.dice is not None and self.selected is not None:
+                self.action_score()
+            else:
+                self.say(_("Type the five dice first, e.g. 13356."), error=True)
+            return
+        sharp = False
+        if self.session.rules.sharp:
+            sharp = self.query_one("#sharp", Checkbox).value
+        try:
+            actions = parse_keeper_line(self.session, text, sharp)
+            state = self.session.state
+            for a in actions:  # try the whole line first: a refused box leaves the dice unentered too
+                state = state.apply(a)
+        except PaschError as exc:
+            self.say(_("Not allowed: {reason}").format(reason=exc), error=True)
+            return
+        for a in actions:
+            self.session.act(a)
+        event.input.value = ""
+        if self.session.rules.sharp:
+            self.query_one("#sharp", Checkbox).value = False
+        scored = any(isinstance(a, Score) for a in actions)
+        self.message, self.message_error = "", False
+        if scored:
+            self.message = _("Entered: {line}").format(line=text)
+        self.selected = None
+        self.after_change(scored=scored)
