@@ -1,0 +1,132 @@
+"""``pasch keep`` (score keeper in the terminal app) and ``pasch history`` (saved games and records).
+
+``pasch play`` (in ``_basic``) starts :func:`pasch.tui.run` by default; these are the app's other doors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from pasch.cli._app import app
+from pasch.cli._common import console, guard, print_json
+from pasch.i18n import _, set_language
+
+__all__ = ["history_cmd", "keep_cmd"]
+
+HELP = {
+    "keep": "Keep score for a table playing with real dice: enter each turn's final dice and the box.",
+    "history": "List saved games, winners, high scores and averages per rule set and player.",
+    "rules": "Rule set, e.g. kniffel, yahtzee, kniffel-classic+sharp (see 'pasch rules').",
+    "players": "Comma-separated player names in seat order.",
+    "lang": "Language: de, en, es or it (default: the locale's).",
+    "resume": "Continue the latest unfinished score-keeper game.",
+    "data_dir": "Directory of the games database (default: $PASCH_DATA_DIR or the user data directory).",
+    "json": "Print one JSON object on stdout.",
+    "limit": "How many games and high scores to list.",
+}
+
+
+@app.command("keep", help=HELP["keep"])
+def keep_cmd(
+    rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=HELP["rules"])] = "kniffel",
+    players: Annotated[str | None, typer.Option("--players", "-p", metavar="NAMES", help=HELP["players"])] = None,
+    lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=HELP["lang"])] = None,
+    resume: Annotated[bool, typer.Option("--resume", help=HELP["resume"])] = False,
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", metavar="DIR", help=HELP["data_dir"])] = None,
+) -> None:
+    """Open the score-keeper screen."""
+    from pasch.tui import run
+
+    with guard():
+        run(
+            rules=rules_text,
+            players=players or _("Player 1"),
+            lang=lang,
+            resume=resume,
+            keeper=True,
+            data_dir=data_dir,
+        )
+
+
+def _when(dt: Any) -> str:
+    return dt.strftime("%Y-%m-%d %H:%M") if dt is not None else ""
+
+
+@app.command("history", help=HELP["history"])
+def history_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help=HELP["json"])] = False,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help=HELP["limit"])] = 20,
+    lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=HELP["lang"])] = None,
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", metavar="DIR", help=HELP["data_dir"])] = None,
+) -> None:
+    """Print saved games, high scores and per-player averages."""
+    from pasch.storage import Repository
+
+    with guard():
+        set_language(lang)
+        with Repository(directory=data_dir) as repo:
+            games = repo.games(limit=limit)
+            highs = repo.high_scores(limit=limit)
+            stats = repo.player_stats()
+        if as_json:
+            print_json(
+                {
+                    "games": [
+                        {
+                            "id": g.id,
+                            "rules": g.rules,
+                            "mode": g.mode,
+                            "status": g.status,
+                            "updated": g.updated_at.isoformat(),
+                            "players": [{"name": p.name, "kind": p.kind, "total": p.total} for p in g.players],
+                            "winners": list(g.winners),
+                        }
+                        for g in games
+                    ],
+                    "high_scores": [
+                        {"rules": h.rules, "name": h.name, "total": h.total, "game": h.game_id} for h in highs
+                    ],
+                    "players": [
+                        {
+                            "rules": s.rules,
+                            "name": s.name,
+                            "games": s.games,
+                            "wins": s.wins,
+                            "best": s.best,
+                            "average": round(s.average, 2),
+                        }
+                        for s in stats
+                    ],
+                }
+            )
+            return
+        out = console(width=120)
+        if not games:
+            out.print(_("No saved games yet. Play one with 'pasch play'."))
+            return
+        t = Table(title=_("Games"), title_justify="left")
+        for col in (_("id"), _("when"), _("rule set"), _("status"), _("players"), _("winner")):
+            t.add_column(col)
+        for g in games:
+            status = _("finished") if g.finished else _("unfinished")
+            players = ", ".join(f"{p.name} {p.total}" for p in g.players)
+            t.add_row(str(g.id), _when(g.updated_at), g.rules, status, players, ", ".join(g.winners))
+        out.print(t)
+        if highs:
+            h = Table(title=_("High scores"), title_justify="left")
+            for col in (_("rule set"), _("player"), _("total"), _("when")):
+                h.add_column(col)
+            for row in highs:
+                h.add_row(row.rules, row.name, str(row.total), _when(row.finished_at))
+            out.print(h)
+        if stats:
+            s = Table(title=_("Averages per rule set and player"), title_justify="left")
+            for col in (_("rule set"), _("player"), _("games"), _("wins"), _("best"), _("average")):
+                s.add_column(col)
+            for st in stats:
+                s.add_row(st.rules, st.name, str(st.games), str(st.wins), str(st.best), f"{st.average:.1f}")
+            out.print(s)
