@@ -20,6 +20,8 @@ from pasch.engine._actions import (
     cell_name,
     parse_cell,
 )
+from pasch.engine._knaster import KnasterState, LineDuty
+from pasch.engine._knaster_grid import KnasterGrid, line_combination
 from pasch.engine._log import Game, GameLog, State, new_game, replay
 from pasch.engine._outcome import Outcome
 from pasch.engine._state import ColumnSheet, GameState, PlayerSheet
@@ -34,6 +36,9 @@ __all__ = [
     "GameLog",
     "GameState",
     "Keep",
+    "KnasterGrid",
+    "KnasterState",
+    "LineDuty",
     "Outcome",
     "Pass",
     "PlayerSheet",
@@ -43,6 +48,7 @@ __all__ = [
     "Throw",
     "Write",
     "cell_name",
+    "line_combination",
     "new_game",
     "parse_cell",
     "replay",
