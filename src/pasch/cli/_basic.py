@@ -48,7 +48,7 @@ TEXT = {
     "dice": "The dice, e.g. 3 3 5 5 5 (or 33555).",
     "sharp_opt": "The dice came from one throw of all five (+sharp doubles some boxes).",
     "log_arg": "A game log written by 'pasch play --save'.",
-    "players_opt": "Comma-separated player names in seat order (1 to 8). Default: one player.",
+    "players_opt": "Comma-separated player names in seat order (1 to 8); one name is a solo game.",
     "seed_opt": "Seed for the dice (the same seed and moves give the same game).",
     "plain_opt": "Line-based play on stdin/stdout (the default for now; kept for scripts).",
     "keeper_opt": "Score-keeper mode: the table throws real dice and enters them ('enter 1 3 3 5 6').",
