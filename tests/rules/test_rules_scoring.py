@@ -175,14 +175,26 @@ class TestYahtzee:
     @pytest.mark.parametrize("face", FACES)
     def test_joker_free_allows_any_open_box_lower_at_full_value(self, face: int) -> None:
         rules = get("yahtzee+joker=free")
-        opts = options(rules, sheet(rules, yahtzee=50), five(face))
-        assert set(opts) == set(rules.category_ids) - {"yahtzee"}
+        match = UPPER[face - 1]
+        opts = options(rules, sheet(rules, yahtzee=50, **{match: 0}), five(face))
+        assert set(opts) == set(rules.category_ids) - {"yahtzee", match}
         for cid in UPPER:
-            assert opts[cid].points == (5 * face if cid == UPPER[face - 1] else 0), cid
+            if cid != match:
+                assert opts[cid].points == 0, cid
         for cid in LOWER_YAHTZEE:
             if cid != "yahtzee":
                 assert opts[cid].points == full_value(cid, face), cid
         assert all(o.extra == 100 for o in opts.values())
+
+    @pytest.mark.parametrize("face", FACES)
+    def test_joker_free_is_no_joker_while_the_matching_upper_box_is_open(self, face: int) -> None:
+        # Free-choice joker: the matching upper box need not be taken, but skipping it forgoes the joker.
+        rules = get("yahtzee+joker=free")
+        opts = options(rules, sheet(rules, yahtzee=50), five(face))
+        assert set(opts) == set(rules.category_ids) - {"yahtzee"}
+        assert opts[UPPER[face - 1]].points == 5 * face
+        assert (opts["full_house"].points, opts["large_straight"].points) == (0, 0)
+        assert opts["chance"].points == 5 * face
 
     def test_yahtzee_bonus_is_kept_apart_from_the_upper_bonus(self) -> None:
         rules = get("yahtzee")

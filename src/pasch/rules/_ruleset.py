@@ -48,7 +48,8 @@ class JokerPolicy(Enum):
     """Official Hasbro: the five-alike box is filled (any value): the matching upper box if open (it
     must be taken), otherwise any open lower box at full value, otherwise an upper box for 0."""
     FREE = "free"
-    """Free-choice joker: the five-alike box is filled: any open box, lower boxes at full value."""
+    """Free-choice joker: the five-alike box is filled: any open box; lower boxes at full value only
+    when the matching upper box is filled (if it is open and not used, the five-alike is no joker)."""
     FULL_HOUSE = "full_house"
     """Kniffel as commonly played: the five-alike box was crossed out (0): a five-alike may be entered as
     a full house at full value."""

@@ -129,7 +129,9 @@ def score_options(
                     if lower:
                         candidates = lower
         elif j is JokerPolicy.FREE:
-            joker_active = True
+            # Free choice of box, but full value in a lower box only once the matching upper box is
+            # filled (the standard free-choice joker; Verhoeff's 254.5896 is computed under it).
+            joker_active = match is None or match_filled
 
     out: list[BoxOption] = []
     for i in candidates:
