@@ -326,6 +326,11 @@ def replay_cmd(
     with guard():
         log = GameLog.load(log_path)
         state = replay(log)
+    with guard():
+        _print_replay(state, log, as_json)
+
+
+def _print_replay(state: Any, log: GameLog, as_json: bool) -> None:
     finished = bool(state.is_terminal)
     if as_json:
         print_json(

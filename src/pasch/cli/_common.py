@@ -7,9 +7,10 @@ with status 2, never a traceback; ``--json`` prints exactly one JSON object on s
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -87,6 +88,11 @@ def guard() -> Iterator[None]:
         raise
     except PaschError as exc:
         fail(str(exc))
+    except BrokenPipeError:
+        # The reader went away (``pasch ... | head``): stop quietly, as a killed-by-SIGPIPE tool would.
+        with suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps interpreter exit from failing again
+        raise typer.Exit(code=141) from None
     except json.JSONDecodeError as exc:
         fail(f"invalid JSON: {exc.msg} at line {exc.lineno}")
     except OSError as exc:
