@@ -7,7 +7,7 @@ import typer
 app = typer.Typer(
     name="pasch",
     help="Kniffel / Yahtzee / Yatzy family dice games and Knaster: play, keep score, analyse.",
-    no_args_is_help=False,
+    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
