@@ -110,7 +110,7 @@ class GameScreen(Screen[None]):
 
     def run_bots(self) -> None:
         """Let the bots to move play, one visible step at a time."""
-        self.run_worker(self._bot_turns(), group="bots", exclusive=True)
+        self.run_worker(self._bot_turns, group="bots", exclusive=True)
 
     async def _bot_turns(self) -> None:
         delay = float(getattr(self.app, "bot_delay", 0.0))
@@ -207,6 +207,9 @@ class SheetGameScreen(GameScreen):
         self.hints: Hints | None = None
         self._hints_for: Any = None
         self.model: SheetModel | None = None
+        self._layout: Any = None
+        self._cells: list[list[Text]] = []
+        self._texts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         """Header, dice and info on the left, the sheet on the right, key footer."""
@@ -264,18 +267,19 @@ class SheetGameScreen(GameScreen):
         if self.selected not in choices:
             self.selected = self._default_choice(choices)
         self.draw_dice()
-        self.query_one("#turn", Static).update(self.turn_text())
-        msg = self.query_one("#message", Static)
-        msg.update(Text(self.message))
-        msg.set_class(self.message_error, "error")
-        bonus = self.query_one("#bonus", Static)
-        if st.is_terminal:
-            bonus.update(self.standings_text())
-        else:
-            bonus.update(self.bonus_text())
+        self.set_text("#turn", self.turn_text())
+        self.set_text("#message", self.message)
+        self.query_one("#message", Static).set_class(self.message_error, "error")
+        self.set_text("#bonus", self.standings_text() if st.is_terminal else self.bonus_text())
         self.model = build_sheet(st)
         self.draw_sheet(self.model)
         self.update_hints()
+
+    def set_text(self, selector: str, text: str) -> None:
+        """Update a Static's text, skipping the redraw when it is unchanged."""
+        if self._texts.get(selector) != text:
+            self._texts[selector] = text
+            self.query_one(selector, Static).update(Text(text))
 
     def draw_dice(self) -> None:
         """Draw the dice and the holds."""
@@ -331,21 +335,37 @@ class SheetGameScreen(GameScreen):
         return "\n".join(f"{rank}. {name}  {total}" for rank, name, total in rows)
 
     def draw_sheet(self, model: SheetModel) -> None:
-        """Fill the sheet table from the model."""
+        """Fill the sheet table from the model (only changed cells once the layout stands)."""
         table = self.query_one("#sheet", DataTable)
-        table.clear(columns=True)
-        table.add_column("", key="label")
-        for k, header in enumerate(model.headers):
-            p, _c = model.columns[k]
-            style = "bold reverse" if p == model.current else "bold"
-            table.add_column(Text(header, style=style, justify="right"), key=f"v{k}")
-        for k, row in enumerate(model.rows):
-            label_style = "bold" if row.kind == "total" else ("dim" if row.kind == "sum" else "")
-            cells = [Text(row.label, style=label_style)]
-            for cell in row.cells:
-                cells.append(Text(cell.text, style=CELL_STYLE.get(cell.kind, ""), justify="right"))
-            table.add_row(*cells, key=f"r{k}")
+        layout = (model.headers, tuple(r.label for r in model.rows))
+        cells = [[self._label_text(row), *(self._cell_text(c) for c in row.cells)] for row in model.rows]
+        if layout != self._layout:
+            table.clear(columns=True)
+            table.add_column("", key="label")
+            for k, header in enumerate(model.headers):
+                p, _c = model.columns[k]
+                style = "bold reverse" if p == model.current else "bold"
+                table.add_column(Text(header, style=style, justify="right"), key=f"v{k}")
+            for k, row_cells in enumerate(cells):
+                table.add_row(*row_cells, key=f"r{k}")
+            self._layout = layout
+        else:
+            for k, row_cells in enumerate(cells):
+                old = self._cells[k]
+                for j, cell in enumerate(row_cells):
+                    if cell != old[j]:
+                        table.update_cell_at(Coordinate(k, j), cell)
+        self._cells = cells
         self._sync_cursor()
+
+    @staticmethod
+    def _label_text(row: Any) -> Text:
+        style = "bold" if row.kind == "total" else ("dim" if row.kind == "sum" else "")
+        return Text(row.label, style=style)
+
+    @staticmethod
+    def _cell_text(cell: Any) -> Text:
+        return Text(cell.text, style=CELL_STYLE.get(cell.kind, ""), justify="right")
 
     def _cell_of(self, choice: tuple[int, int]) -> Coordinate | None:
         model = self.model

@@ -61,10 +61,14 @@ class Die(Static):
         self.position = position
         self.face: int | None = None
         self.held = False
+        self._drawn = False
         self.border_title = str(position + 1)
 
     def show(self, face: int | None, held: bool) -> None:
         """Draw ``face`` (None: not thrown), marked as held or not."""
+        if (face, held) == (self.face, self.held) and self._drawn:
+            return
+        self._drawn = True
         self.face, self.held = face, held
         self.set_class(held, "held")
         self.set_class(face is None, "empty")
