@@ -1,0 +1,314 @@
+"""Questions to a solved table: state values, every option of a situation, the best one, regret, batches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import get_num_threads
+
+from pasch.dice import parse_dice, space
+from pasch.errors import InvalidActionError
+from pasch.rules import RuleSet, column_totals, get
+from pasch.solver._kernels import _best_batch, _option_values, _simulate
+from pasch.solver._prep import Prep, prepare
+from pasch.solver._table import Progress, load_or_build
+
+__all__ = ["Option", "Solver", "StateKey"]
+
+Scores = Sequence[int | None]
+IntArray = npt.NDArray[np.integer[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class StateKey:
+    """What the solver knows of a column at the start of a turn.
+
+    Attributes:
+        mask: bit ``i`` set when box ``i`` is filled.
+        flag: 1 when the all-alike box holds a positive score (and that matters to the rules).
+        upper: the upper-section total, capped at the bonus threshold.
+    """
+
+    mask: int
+    flag: int
+    upper: int
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One thing the player may do now, and what it is worth.
+
+    Attributes:
+        kind: ``"score"`` (enter the dice in a box) or ``"keep"`` (keep these dice, throw the rest).
+        value: expected score still to come from this decision on, this turn's points included.
+        category: the box, for ``score``.
+        points: what the entry pays now (box value plus extra points), for ``score``.
+        keep: the dice kept, for ``keep`` (empty: throw all).
+    """
+
+    kind: str
+    value: float
+    category: str | None = None
+    points: int | None = None
+    keep: tuple[int, ...] | None = None
+
+    @property
+    def action_text(self) -> str:
+        """The action's text form (``score full_house``, ``keep 3 3 5``, ``keep``)."""
+        if self.kind == "score":
+            return f"score {self.category}"
+        return " ".join(["keep", *(str(d) for d in self.keep or ())])
+
+
+class Solver:
+    """The exact optimal strategy of a single-column rule set.
+
+    Build one with :meth:`Solver.load` (cached table) or from a table of values.
+    """
+
+    def __init__(self, rules: RuleSet, values: npt.NDArray[np.floating[Any]], build_seconds: float = 0.0):
+        self.rules = rules
+        self.prep: Prep = prepare(rules)
+        self.values = values
+        self.build_seconds = build_seconds
+        self.from_cache = False
+
+    @classmethod
+    def load(
+        cls,
+        rules: RuleSet | str,
+        *,
+        force: bool = False,
+        use_cache: bool = True,
+        progress: Progress | None = None,
+    ) -> Solver:
+        """Load the table of a rule set from the cache, building (and storing) it if needed.
+
+        Raises:
+            RuleSetError: unknown rule-set text, or rules the solver does not handle.
+        """
+        rs = get(rules) if isinstance(rules, str) else rules
+        values, cached, seconds = load_or_build(rs, force=force, use_cache=use_cache, progress=progress)
+        solver = cls(rs, values, seconds)
+        solver.from_cache = cached
+        return solver
+
+    # -- arrays handed to the kernels ----------------------------------------------------------
+    @cached_property
+    def _args(self) -> tuple[Any, ...]:
+        p = self.prep
+        dt = self.values.dtype.type
+        return (
+            p.n_flags, p.y_box, p.threshold, dt(p.bonus), p.row_box, p.row_up, p.row_mode, p.tier,
+            p.group_match, p.grp, p.rowsel, p.cval.astype(dt), p.keep_add, p.subs, p.n_sub, p.n_small,
+            p.prob.astype(dt), dt(1.0 / p.faces),
+        )  # fmt: skip
+
+    # -- states ---------------------------------------------------------------------------------
+    @property
+    def expected_start(self) -> float:
+        """Expected final score of a game played optimally from the empty sheet."""
+        return float(self.values[0, 0, 0])
+
+    def state_key(self, scores: Scores) -> StateKey:
+        """The solver's key of a column.
+
+        Raises:
+            InvalidActionError: wrong length, or a box holding a score the box can never hold.
+        """
+        p = self.prep
+        rules = self.rules
+        if len(scores) != p.n_boxes:
+            raise InvalidActionError(f"a {rules.id} sheet has {p.n_boxes} boxes, not {len(scores)}")
+        mask = flag = upper = 0
+        for i, value in enumerate(scores):
+            if value is None:
+                continue
+            if value not in self._possible[i]:
+                cid = rules.categories[i].id
+                raise InvalidActionError(f"{cid}={value}: no throw scores {value} in {cid} under {rules.id}")
+            mask |= 1 << i
+            if p.is_upper[i]:
+                upper += value
+            if i == p.y_box and p.n_flags == 2 and value > 0:
+                flag = 1
+        return StateKey(mask, flag, min(upper, p.threshold))
+
+    @cached_property
+    def _possible(self) -> list[frozenset[int]]:
+        pts = self.prep.points
+        return [frozenset(int(v) for v in np.unique(pts[..., i])) for i in range(self.prep.n_boxes)]
+
+    def value(self, scores: Scores) -> float:
+        """Expected score still to come from the start of a turn with this column."""
+        k = self.state_key(scores)
+        return float(self.values[k.mask, k.flag, k.upper])
+
+    def expected_final(self, scores: Scores, extra: int = 0) -> float:
+        """Expected final score of the column: what it holds now plus the expected rest."""
+        return column_totals(self.rules, scores, extra).total + self.value(scores)
+
+    # -- situations -----------------------------------------------------------------------------
+    def _situation(
+        self, scores: Scores, dice: Sequence[int] | str, rolls_left: int, sharp: bool | None
+    ) -> tuple[StateKey, int, tuple[int, ...], bool]:
+        rules = self.rules
+        roll = parse_dice(dice if isinstance(dice, str) else list(dice), rules.dice, rules.faces)
+        if not 0 <= rolls_left < rules.throws:
+            raise InvalidActionError(f"rolls left must be 0 to {rules.throws - 1}, not {rolls_left}")
+        key = self.state_key(scores)
+        if key.mask == (1 << self.prep.n_boxes) - 1:
+            raise InvalidActionError("the sheet is full: there is nothing left to decide")
+        if sharp is None:
+            sharp = rolls_left == rules.throws - 1
+        return key, space(rules.dice, rules.faces).roll_index[roll], roll, sharp
+
+    def option_arrays(
+        self, scores: Scores, dice: Sequence[int] | str, rolls_left: int, sharp: bool | None = None
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Raw option values: per box (NaN where not legal) and per keep index (of the dice space).
+
+        Raises:
+            InvalidActionError: bad dice, rolls left, sheet, or a full sheet.
+        """
+        key, r, _, sh = self._situation(scores, dice, rolls_left, sharp)
+        boxes = np.empty(self.prep.n_boxes, np.float64)
+        keeps = np.empty(self.prep.keep_add.shape[0], np.float64)
+        _option_values(
+            self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, *self._args, self.prep.n_sharp,
+            boxes, keeps,
+        )  # fmt: skip
+        return boxes, keeps
+
+    def options(
+        self, scores: Scores, dice: Sequence[int] | str, rolls_left: int, sharp: bool | None = None
+    ) -> list[Option]:
+        """Every legal option with its value, best first.
+
+        Args:
+            scores: the column (None = open box).
+            dice: the five dice now on the table.
+            rolls_left: throws still allowed this turn (0 to throws - 1).
+            sharp: whether the dice came from one throw of all dice (default: only after the first throw).
+
+        Returns:
+            Score options for each legal box, keep options (every distinct keep that re-throws at least
+            one die) when rolls are left, sorted by value, best first.
+
+        Raises:
+            InvalidActionError: bad dice, rolls left, sheet, or a full sheet.
+        """
+        key, r, roll, sh = self._situation(scores, dice, rolls_left, sharp)
+        boxes, keeps = self.option_arrays(scores, roll, rolls_left, sh)
+        p = self.prep
+        s = 1 if sh and p.n_sharp == 2 else 0
+        c = self._ctx(key, r)
+        out: list[Option] = []
+        for i in np.flatnonzero(~np.isnan(boxes)):
+            cid = self.rules.categories[int(i)].id
+            out.append(Option("score", float(boxes[i]), category=cid, points=int(p.total[c, s, r, i])))
+        if rolls_left > 0:
+            sp = space(self.rules.dice, self.rules.faces)
+            for q in range(int(p.n_rsub[r])):
+                k = int(p.rsub[r, q])
+                out.append(Option("keep", float(keeps[k]), keep=sp.keeps[k]))
+        out.sort(key=lambda o: -o.value)
+        return out
+
+    def _ctx(self, key: StateKey, roll_index: int) -> int:
+        p = self.prep
+        g = int(p.grp[roll_index])
+        m = int(p.group_match[g])
+        matched = 1 if m >= 0 and key.mask >> m & 1 else 0
+        y_filled = p.y_box >= 0 and key.mask >> p.y_box & 1
+        yclass = 0 if not y_filled else 1 + key.flag
+        return yclass * 2 + matched
+
+    def best(self, scores: Scores, dice: Sequence[int] | str, rolls_left: int, sharp: bool | None = None) -> Option:
+        """The best option (ties: the first box in sheet order, then the smallest keep)."""
+        return self.options(scores, dice, rolls_left, sharp)[0]
+
+    def regret(
+        self,
+        scores: Scores,
+        dice: Sequence[int] | str,
+        rolls_left: int,
+        action: str | Option,
+        sharp: bool | None = None,
+    ) -> float:
+        """Expected points lost by an action against the best one (0 for an optimal action).
+
+        Args:
+            action: an :class:`Option` or its text (``score full_house``, ``keep 3 3``, ``keep``).
+
+        Raises:
+            InvalidActionError: the action is not one of the legal options here.
+        """
+        opts = self.options(scores, dice, rolls_left, sharp)
+        text = action.action_text if isinstance(action, Option) else " ".join(str(action).split())
+        for o in opts:
+            if o.action_text == text:
+                return max(0.0, opts[0].value - o.value)
+        raise InvalidActionError(f"{text!r} is not a legal option here; options: {', '.join(o.action_text for o in opts)}")
+
+    # -- batches --------------------------------------------------------------------------------
+    def values_batch(self, masks: IntArray, flags: IntArray, uppers: IntArray) -> npt.NDArray[np.float64]:
+        """Turn-start values of many states at once (numpy fancy indexing)."""
+        return np.asarray(self.values[masks, flags, uppers], dtype=np.float64)
+
+    def best_batch(
+        self,
+        masks: IntArray,
+        flags: IntArray,
+        uppers: IntArray,
+        rolls: IntArray,
+        rolls_left: IntArray,
+        sharps: IntArray,
+        threads: int | None = None,
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+        """Best decision of many situations: (box index or -1, keep index or -1, value) each.
+
+        Arrays are indexed alike; ``rolls`` are indices into the dice space's throws. Inputs are not
+        checked beyond their shapes: use :meth:`state_key` for untrusted sheets.
+
+        Raises:
+            ValueError: arrays of different lengths.
+        """
+        arrays = [np.ascontiguousarray(a, dtype=np.int64) for a in (masks, flags, uppers, rolls, rolls_left, sharps)]
+        m = arrays[0].shape[0]
+        if any(a.shape != (m,) for a in arrays):
+            raise ValueError("best_batch: every array must be one-dimensional and of the same length")
+        out_box = np.empty(m, np.int32)
+        out_keep = np.empty(m, np.int32)
+        out_value = np.empty(m, np.float64)
+        n_threads = max(1, min(threads or get_num_threads(), get_num_threads(), max(m, 1)))
+        _best_batch(
+            self.values, *arrays, *self._args, self.prep.n_sharp, self.prep.rsub, self.prep.n_rsub,
+            n_threads, out_box, out_keep, out_value,
+        )  # fmt: skip
+        return out_box, out_keep, out_value
+
+    def simulate(self, games: int, seed: int = 0, threads: int | None = None) -> npt.NDArray[np.int64]:
+        """Final scores of ``games`` solo games under the optimal policy (seeded, thread-count independent).
+
+        Raises:
+            ValueError: a negative number of games or seed.
+        """
+        if games < 0 or seed < 0:
+            raise ValueError("games and seed must not be negative")
+        p = self.prep
+        out = np.zeros(games, np.int64)
+        if games == 0:
+            return out
+        n_threads = max(1, min(threads or get_num_threads(), get_num_threads(), games))
+        a = self._args
+        _simulate(
+            self.values, games, seed, *a[:12], p.total, *a[12:], p.n_sharp, p.rsub, p.n_rsub,
+            p.keep_counts, p.roll_of_code, self.rules.dice, p.faces, p.throws, p.bonus, n_threads, out,
+        )  # fmt: skip
+        return out

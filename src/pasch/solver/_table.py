@@ -1,0 +1,179 @@
+"""Building the value table and keeping it in the user cache directory.
+
+A table file is a ``.npy`` array (memory-mapped on load) with a JSON sidecar that names the rule set
+(canonical text), the solver version, shape, dtype and a CRC-32 of the data. A file whose sidecar is
+missing, unreadable or disagrees, or whose data does not match its checksum, is rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import get_num_threads
+
+from pasch.rules import RuleSet
+from pasch.solver._kernels import _solve_layer
+from pasch.solver._prep import Prep, prepare
+
+__all__ = ["SOLVER_VERSION", "build_values", "cache_dir", "load_or_build", "table_path"]
+
+SOLVER_VERSION = 1
+"""Bump when the table layout or the solver's semantics change: older files are then stale."""
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(layers_done, layers_total)`` while a table is built."""
+
+
+def build_values(
+    rules: RuleSet | Prep,
+    dtype: type[np.floating[Any]] = np.float32,
+    progress: Progress | None = None,
+    threads: int | None = None,
+) -> npt.NDArray[np.floating[Any]]:
+    """Solve a rule set: the expected further score of every turn-start state.
+
+    Args:
+        rules: a single-column rule set (or its prepared arrays).
+        dtype: ``np.float32`` (tables) or ``np.float64`` (tests).
+        progress: optional callback after each layer.
+        threads: worker threads (default: Numba's thread count).
+
+    Returns:
+        ``V[mask, flag, upper]``: filled-box mask, all-alike-box flag (1: it holds a positive score),
+        capped upper total. Unreachable masks hold 0.
+
+    Raises:
+        RuleSetError: a rule set the solver does not handle (multi-column, announced, Knaster).
+    """
+    p = rules if isinstance(rules, Prep) else prepare(rules)
+    n = p.n_boxes
+    values = np.zeros((1 << n, p.n_flags, p.lanes), dtype=dtype)
+    cval = p.cval.astype(dtype)
+    prob = p.prob.astype(dtype)
+    n_threads = max(1, min(threads or get_num_threads(), get_num_threads()))
+    for done, layer in enumerate(range(n - 1, -1, -1)):
+        lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
+        if hi > lo:
+            _solve_layer(
+                values, p.masks, lo, hi, p.n_flags, p.y_box, p.threshold, dtype(p.bonus), p.row_box,
+                p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, cval, p.keep_add, p.subs,
+                p.n_sub, p.n_small, prob, p.prob, dtype(1.0 / p.faces), p.throws - 1, p.n_sharp,
+                n_threads,
+            )  # fmt: skip
+        if progress is not None:
+            progress(done + 1, n)
+    return values
+
+
+def cache_dir() -> Path:
+    """Where tables live: ``$PASCH_CACHE_DIR`` if set, else the platform's user cache directory."""
+    env = os.environ.get("PASCH_CACHE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("pasch")) / "solver"
+
+
+def table_path(rules: RuleSet) -> Path:
+    """The table file of a rule set (the name is derived from the canonical text and solver version)."""
+    digest = hashlib.sha256(f"{rules.id}\n{SOLVER_VERSION}".encode()).hexdigest()[:16]
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in rules.id)[:60]
+    return cache_dir() / f"{safe}-v{SOLVER_VERSION}-{digest}.npy"
+
+
+def _meta_path(path: Path) -> Path:
+    return path.with_suffix(".json")
+
+
+def _checksum(values: npt.NDArray[Any]) -> int:
+    return zlib.crc32(memoryview(np.ascontiguousarray(values)).cast("B"))
+
+
+def _load(rules: RuleSet, path: Path, p: Prep) -> npt.NDArray[np.float32] | None:
+    """The cached table, or None when it is missing, stale or corrupt."""
+    try:
+        meta = json.loads(_meta_path(path).read_text(encoding="utf-8"))
+        if (
+            meta.get("rules") != rules.id
+            or meta.get("version") != SOLVER_VERSION
+            or tuple(meta.get("shape", ())) != (1 << p.n_boxes, p.n_flags, p.lanes)
+            or meta.get("dtype") != "float32"
+        ):
+            return None
+        values = np.load(path, mmap_mode="r", allow_pickle=False)
+        if values.shape != tuple(meta["shape"]) or values.dtype != np.float32:
+            return None
+        if _checksum(values) != meta.get("crc32"):
+            return None
+        return values  # type: ignore[no-any-return]
+    except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError):
+        return None
+
+
+def _store(rules: RuleSet, path: Path, values: npt.NDArray[np.float32], seconds: float) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        np.save(fh, values, allow_pickle=False)
+    meta = {
+        "rules": rules.id,
+        "version": SOLVER_VERSION,
+        "shape": list(values.shape),
+        "dtype": "float32",
+        "crc32": _checksum(values),
+        "build_seconds": seconds,
+        "expected": float(values[0, 0, 0]),
+    }
+    mtmp = path.with_name(f".{path.name}.{os.getpid()}.json.tmp")
+    mtmp.write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
+    os.replace(mtmp, _meta_path(path))
+
+
+def load_or_build(
+    rules: RuleSet,
+    *,
+    force: bool = False,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> tuple[npt.NDArray[np.float32], bool, float]:
+    """The float32 table of a rule set: from the cache if a valid file is there, else built (and stored).
+
+    Args:
+        rules: a single-column rule set.
+        force: rebuild even if a valid file exists.
+        use_cache: read and write the cache directory.
+        progress: callback while building.
+
+    Returns:
+        ``(values, from_cache, build_seconds)``; build_seconds is 0 when loaded.
+
+    Raises:
+        RuleSetError: a rule set the solver does not handle.
+        OSError: the cache directory cannot be written.
+    """
+    p = prepare(rules)
+    path = table_path(rules)
+    if use_cache and not force:
+        values = _load(rules, path, p)
+        if values is not None:
+            return values, True, 0.0
+    start = time.perf_counter()
+    built = build_values(p, np.float32, progress)
+    seconds = time.perf_counter() - start
+    if use_cache:
+        try:
+            _store(rules, path, built, seconds)
+        except OSError:
+            pass  # a read-only cache only costs a rebuild next time
+    return built, False, seconds
