@@ -55,6 +55,7 @@ class GameScreen(Screen[None]):
         self.session = session
         self.message = ""
         self.message_error = False
+        self.ready = False
         translate_bindings(self)
 
     # -- to be drawn by subclasses --------------------------------------------------------------
@@ -64,6 +65,7 @@ class GameScreen(Screen[None]):
     # -- shared flow ----------------------------------------------------------------------------
     def on_mount(self) -> None:
         """Draw, then let bots move if a bot starts."""
+        self.ready = True
         self.refresh_view()
         self.after_change(scored=False)
 
@@ -259,7 +261,7 @@ class SheetGameScreen(GameScreen):
     # -- drawing --------------------------------------------------------------------------------
     def refresh_view(self) -> None:
         """Redraw dice, turn line, sheet, bonus progress, message and hints."""
-        if not self.is_mounted:
+        if not self.ready:
             return
         s = self.session
         st = s.state

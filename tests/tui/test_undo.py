@@ -1,0 +1,131 @@
+"""Undo: holds, a box until the next player throws, never a seen throw; exact restoration around the
+extra-five-alike bonus (the classic bug of these games)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pasch.engine import Game, GameLog
+from pasch.tui import PaschApp, Session, parse_seats
+from pasch.tui._game import SheetGameScreen
+
+from .conftest import drive, settle
+
+# Upper 40 (ones 3, twos 6, threes 9, fours 16, sixes 6), the five-alike box 50, then five 5s on the table:
+# entering them in fives crosses the bonus threshold and earns extra points at once.
+SETUP = [
+    ("1 1 1 2 3", "ones"),
+    ("1 2 2 2 3", "twos"),
+    ("1 2 3 3 3", "threes"),
+    ("1 4 4 4 4", "fours"),
+    ("1 2 3 4 6", "sixes"),
+    ("6 6 6 6 6", "yahtzee"),
+]
+
+
+def _extra_log(rules: str) -> GameLog:
+    game = Game(rules, ["Ada"])
+    for dice, box in SETUP:
+        game.act("roll")
+        game.throw([int(d) for d in dice.split()])
+        game.act(f"score {box}")
+    game.act("roll")
+    game.throw([5, 5, 5, 5, 5])
+    return game.log
+
+
+@pytest.mark.parametrize(("rules", "extra"), [("kniffel", 50), ("yahtzee", 100), ("kniffel-classic", 100)])
+def test_undo_restores_totals_bonus_and_extra_exactly(rules: str, extra: int) -> None:
+    session = Session.from_log(_extra_log(rules), ["human"], seed=1)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+    fives = session.rules.category_index("fives")
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, SheetGameScreen)
+        before = session.state
+        actions_before = list(session.game.actions)
+        text_before = screen.sheet_text()
+        bonus_before = screen.bonus_text()
+        assert screen.selected == (0, fives)
+        t0 = before.column_totals(0)
+        assert (t0.upper, t0.bonus, t0.extra) == (40, 0, 0)
+
+        await pilot.press("enter")
+        t1 = session.state.column_totals(0)
+        assert session.state.sheets[0].columns[0].scores[fives] is not None
+        assert t1.bonus == 35 and t1.extra == extra
+        assert "bonus +35 earned" in screen.bonus_text()
+        text_after = screen.sheet_text()
+
+        await pilot.press("u")
+        assert session.state is before
+        assert session.game.actions == actions_before
+        assert session.state.column_totals(0) == t0
+        assert screen.sheet_text() == text_before
+        assert screen.bonus_text() == bonus_before
+
+        await pilot.press("enter")  # the same choice again gives the same sheet
+        assert screen.sheet_text() == text_after
+        await pilot.press("space")  # the next turn's throw is seen: the box stays
+        await pilot.press("u")
+        assert screen.message_error and "Nothing to undo" in screen.message
+        assert session.state.column_totals(0) == t1
+
+    drive(app, body)
+
+
+def test_undo_hold_changes_but_not_a_throw() -> None:
+    session = Session.new("kniffel", parse_seats("Ada"), seed=9)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space", "1", "2")
+        assert session.holds[:2] == (True, True)
+        await pilot.press("u")
+        assert session.holds[:2] == (True, False)
+        await pilot.press("u")
+        assert not any(session.holds)
+        thrown = session.state
+        await pilot.press("u")
+        assert session.state is thrown and session.state.throws == 1
+        assert "Nothing to undo" in app.screen.message  # type: ignore[attr-defined]
+
+    drive(app, body)
+
+
+def test_score_undo_until_the_next_player_throws() -> None:
+    session = Session.new("kniffel", parse_seats("Ada, Bob"), seed=9)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space", "enter")
+        assert session.state.current == 1
+        await pilot.press("u")
+        assert session.state.current == 0 and session.state.dice is not None
+        await pilot.press("enter")
+        await pilot.press("space")  # Bob throws
+        await pilot.press("u")
+        assert session.state.current == 1 and session.state.turn == 1
+        assert any(s is not None for s in session.state.sheets[0].columns[0].scores)
+
+    drive(app, body)
+
+
+def test_undo_stops_a_waiting_bot() -> None:
+    session = Session.new("kniffel", parse_seats("Ada, bot:greedy"), seed=9)
+    app = PaschApp(session=session, bot_delay=30, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space", "enter")
+        assert session.state.current == 1  # the bot waits its visible delay
+        await pilot.press("u")
+        assert session.state.current == 0 and session.state.turn == 0
+        app.bot_delay = 0
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert session.state.current == 0 and session.state.turn == 2
+
+    drive(app, body)
