@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +14,14 @@ from pasch.i18n import _, set_language
 from pasch.rules import GameKind, get
 from pasch.tui._game import SheetGameScreen
 from pasch.tui._keeper import KeeperScreen
-from pasch.tui._session import Seat, Session, parse_seats
+from pasch.tui._session import Session, parse_seats
 from pasch.tui._setup import SetupChoice, SetupScreen
 
 __all__ = ["GAME_SCREENS", "PaschApp", "run", "screen_for"]
 
-GAME_SCREENS: dict[GameKind, type[Screen[None]]] = {GameKind.SHEET: SheetGameScreen}
+GAME_SCREENS: dict[GameKind, Callable[[Session], Screen[None]]] = {GameKind.SHEET: SheetGameScreen}
 """The game screen of each kind of game (issue 6 adds ``GameKind.KNASTER``)."""
-KEEPER_SCREENS: dict[GameKind, type[Screen[None]]] = {GameKind.SHEET: KeeperScreen}
+KEEPER_SCREENS: dict[GameKind, Callable[[Session], Screen[None]]] = {GameKind.SHEET: KeeperScreen}
 """The score-keeper screen of each kind of game."""
 
 
@@ -35,7 +35,7 @@ def screen_for(session: Session) -> Screen[None]:
     cls = table.get(session.rules.kind)
     if cls is None:
         raise PaschError(_("{rules} cannot be played in this screen yet; try --plain").format(rules=session.rules.name))
-    return cls(session)  # type: ignore[call-arg]
+    return cls(session)
 
 
 class PaschApp(App[None]):
@@ -235,7 +235,3 @@ def run(
         save=save,
     )
     app.run()
-
-
-def _seats_text(seats: Sequence[Seat]) -> str:
-    return ", ".join(s.name if not s.is_bot else f"{s.name}={s.kind}" for s in seats)

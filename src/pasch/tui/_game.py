@@ -112,7 +112,7 @@ class GameScreen(Screen[None]):
 
     def run_bots(self) -> None:
         """Let the bots to move play, one visible step at a time."""
-        self.run_worker(self._bot_turns, group="bots", exclusive=True)
+        self.run_worker(self._bot_turns, group="bots", exclusive=True)  # type: ignore[arg-type]
 
     async def _bot_turns(self) -> None:
         delay = float(getattr(self.app, "bot_delay", 0.0))

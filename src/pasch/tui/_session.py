@@ -169,7 +169,8 @@ class Session:
     @property
     def seat(self) -> Seat:
         """The seat to act."""
-        return self.seats[self.state.current]
+        seat: Seat = self.seats[int(self.state.current)]
+        return seat
 
     @property
     def bot_to_move(self) -> bool:
