@@ -1,0 +1,62 @@
+"""Table files: stored, memory-mapped on load, stale or corrupt files rebuilt."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from pasch.rules import get
+from pasch.solver import Solver, table_path
+
+RULES = "yahtzee+forced"
+
+
+def test_table_is_stored_then_loaded_memory_mapped() -> None:
+    first = Solver.load(RULES, force=True)
+    assert not first.from_cache
+    path = table_path(get(RULES))
+    assert path.exists() and path.with_suffix(".json").exists()
+    again = Solver.load(RULES)
+    assert again.from_cache
+    assert isinstance(again.values, np.memmap)
+    assert again.expected_start == first.expected_start
+
+
+def test_corrupt_data_is_detected_and_rebuilt() -> None:
+    good = Solver.load(RULES, force=True).expected_start
+    path = table_path(get(RULES))
+    raw = bytearray(path.read_bytes())
+    raw[-8:] = b"\xff" * 8  # flip the last values: the checksum no longer matches
+    path.write_bytes(bytes(raw))
+    rebuilt = Solver.load(RULES)
+    assert not rebuilt.from_cache
+    assert rebuilt.expected_start == good
+    assert Solver.load(RULES).from_cache
+
+
+def test_truncated_file_is_rebuilt() -> None:
+    Solver.load(RULES, force=True)
+    path = table_path(get(RULES))
+    path.write_bytes(path.read_bytes()[:100])
+    assert not Solver.load(RULES).from_cache
+
+
+def test_stale_version_or_other_rules_in_the_sidecar_is_rebuilt() -> None:
+    Solver.load(RULES, force=True)
+    meta_path = table_path(get(RULES)).with_suffix(".json")
+    meta = json.loads(meta_path.read_text())
+    meta["version"] = meta["version"] - 1
+    meta_path.write_text(json.dumps(meta))
+    assert not Solver.load(RULES).from_cache
+    meta = json.loads(meta_path.read_text())
+    meta["rules"] = "yahtzee"
+    meta_path.write_text(json.dumps(meta))
+    assert not Solver.load(RULES).from_cache
+    meta_path.write_text("{not json")
+    assert not Solver.load(RULES).from_cache
+
+
+def test_cache_key_depends_on_canonical_text() -> None:
+    assert table_path(get("yahtzee+sharp+forced")) == table_path(get("yahtzee+forced+sharp"))
+    assert table_path(get("yahtzee")) != table_path(get("yahtzee+forced"))
