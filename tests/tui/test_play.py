@@ -182,6 +182,21 @@ def test_keys_refused_with_a_message() -> None:
     drive(app, body)
 
 
+def test_hints_without_a_solver_table_show_points() -> None:
+    session = Session.new("kniffel-3", parse_seats("Ada"), seed=4)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = _screen(app)
+        await pilot.press("space", "h")
+        await settle(app, pilot)
+        assert screen.hints is not None and not screen.hints.exact
+        assert "solver" in screen.hints.note
+        assert all(r.action.startswith("score") for r in screen.hints.rows)
+
+    drive(app, body)
+
+
 def test_help_screen_opens_and_closes() -> None:
     session = Session.new("kniffel", parse_seats("Ada"), seed=4)
     app = PaschApp(session=session, bot_delay=0, save=False)
@@ -205,7 +220,11 @@ def test_hints_in_a_worker() -> None:
         await pilot.press("space")
         await settle(app, pilot)
         assert screen.hints is not None and screen.hints.rows
+        assert screen.hints.exact  # the solver's values for a single-column game
         assert sum(r.best for r in screen.hints.rows) >= 1
+        assert any(r.action.startswith("keep") for r in screen.hints.rows)
+        values = [r.value for r in screen.hints.rows]
+        assert values == sorted(values, reverse=True)
         await pilot.press("h")
         assert not screen.hints_shown
 

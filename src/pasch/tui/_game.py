@@ -429,12 +429,12 @@ class SheetGameScreen(GameScreen):
         self.hints = hints
         bar = self.query_one("#hint-progress", ProgressBar)
         bar.update(total=max(1, len(hints.rows)), progress=max(1, len(hints.rows)))
-        head = _("value") if hints.exact else _("points now")
-        lines = [f"{_('option'):<28} {head:>10}"]
+        head = _("expected total") if hints.exact else _("points now")
+        lines = [f"{_('option'):<28} {head:>14}"]
         for row in hints.rows[:12]:
             mark = " ★" if row.best else ""
             value = f"{row.value:.2f}" if hints.exact else f"{row.value:.0f}"
-            lines.append(f"{row.label:<28} {value:>10}{mark}")
+            lines.append(f"{row.label:<28} {value:>14}{mark}")
         if hints.note:
             lines.append(hints.note)
         self.query_one("#hint-table", Static).update(Text("\n".join(lines)))

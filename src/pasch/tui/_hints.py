@@ -1,16 +1,19 @@
 """Hints: every option's value from the solver, best marked; computed off the UI thread.
 
-The exact values come from ``pasch.solver`` when it offers ``option_values(state)`` (each legal option
-with its expected final score). Without it the hint lists what each box pays now and says so.
+The exact values come from ``pasch.solver`` (single-column rule sets): every legal option with the
+expected final score of the column if the player takes it and plays optimally afterwards. Where the
+solver has no table (multi-column games) the hint lists what each box pays now and says so.
 """
 
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pasch.errors import PaschError
 from pasch.i18n import _, box_name
 
 __all__ = ["HintRow", "Hints", "SolverUnavailableError", "compute_hints"]
@@ -55,29 +58,50 @@ def _label(state: Any, action: Any) -> str:
     return text
 
 
-def _solver_values(state: Any, progress: Progress | None) -> list[tuple[Any, float]]:
-    try:
-        solver = importlib.import_module("pasch.solver")
-    except ImportError as exc:
-        raise SolverUnavailableError(str(exc)) from None
-    fn = getattr(solver, "option_values", None)
-    if fn is None:
-        raise SolverUnavailableError("pasch.solver has no option_values")
-    got = fn(state, progress=progress) if progress is not None else fn(state)
-    return [(a, float(v)) for a, v in got]
+_SOLVERS: dict[str, Any] = {}
+_LOCK = threading.Lock()
+
+
+def _solver_for(rules: Any, progress: Progress | None) -> Any:
+    """The solver of a rule set, loaded (or built, reporting progress) once per process."""
+    with _LOCK:
+        got = _SOLVERS.get(rules.id)
+        if got is None:
+            try:
+                solver_mod = importlib.import_module("pasch.solver")
+            except ImportError as exc:
+                raise SolverUnavailableError(str(exc)) from None
+            try:
+                got = solver_mod.Solver.load(rules, progress=progress)
+            except PaschError as exc:  # multi-column games and Knaster have no table
+                raise SolverUnavailableError(str(exc)) from None
+            _SOLVERS[rules.id] = got
+        return got
+
+
+def _solver_values(state: Any, progress: Progress | None) -> list[tuple[str, float]]:
+    """Each legal option's expected final score of the column (points so far + expected rest)."""
+    rules = state.rules
+    if rules.n_columns != 1 or state.dice is None or state.announced is not None:
+        raise SolverUnavailableError("the solver plays single-column sheets")
+    solver = _solver_for(rules, progress)
+    col = state.sheets[state.current].columns[0]
+    base = state.column_totals(state.current, 0).total
+    options = solver.options(list(col.scores), list(state.dice), int(state.throws_left), sharp=bool(state.sharp))
+    return [(o.action_text, base + float(o.value)) for o in options]
 
 
 def compute_hints(state: Any, progress: Progress | None = None) -> Hints:
     """The hint table for ``state`` (call it in a worker: the solver may build its table first)."""
     try:
         values = _solver_values(state, progress)
-    except (SolverUnavailableError, NotImplementedError):
+    except SolverUnavailableError:
         values = []
     if values:
         values.sort(key=lambda av: -av[1])
         best = values[0][1]
         rows = tuple(HintRow(str(a), _label(state, a), v, abs(v - best) < 1e-9) for a, v in values)
-        return Hints(rows, exact=True)
+        return Hints(rows, exact=True, note=_("Expected final score of this sheet with optimal play from here."))
     options = list(state.score_options())
     multi = state.rules.n_columns > 1
     rows_l: list[HintRow] = []
