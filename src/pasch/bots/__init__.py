@@ -1,0 +1,137 @@
+"""Players that choose actions: random, greedy (best immediate score) and optimal (exact solver).
+
+Every bot has ``choose(state, rng) -> action`` and works with any interface. Bots never see chance
+nodes: the dice are thrown by the game, not by a player.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pasch.engine import Action, GameState, Keep, Roll, Score
+from pasch.errors import IllegalActionError, RuleSetError
+from pasch.rules import RuleSet
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "OptimalBot", "RandomBot", "make_bot"]
+
+
+class Bot:
+    """Base class: a player that picks one of the legal actions."""
+
+    name = "bot"
+
+    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+        """The action to play in ``state``.
+
+        Raises:
+            IllegalActionError: the state is a chance node or the game is over.
+        """
+        raise NotImplementedError
+
+    @staticmethod
+    def _decisions(state: GameState) -> tuple[Action, ...]:
+        if state.is_terminal or state.is_chance_node:
+            raise IllegalActionError("no decision to make: the game is over or dice are in the air")
+        return state.legal_actions()
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+
+    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+        """A uniformly random legal action.
+
+        Raises:
+            IllegalActionError: the state is a chance node or the game is over.
+        """
+        actions = self._decisions(state)
+        return actions[int(rng.integers(len(actions)))]
+
+
+class GreedyBot(Bot):
+    """Throws once and enters the dice where they pay most now (ties: first in sheet order)."""
+
+    name = "greedy"
+
+    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+        """Roll at the start of a turn, then the score action with the most points.
+
+        Raises:
+            IllegalActionError: the state is a chance node or the game is over.
+        """
+        actions = self._decisions(state)
+        if state.dice is None:
+            return next((a for a in actions if isinstance(a, Roll)), actions[0])
+        best: Action | None = None
+        best_points = -1
+        for column, option in state.score_options():
+            if option.total > best_points:
+                best_points = option.total
+                best = state._score_action(column, option.index)
+        return best if best is not None else actions[0]
+
+
+class OptimalBot(Bot):
+    """Maximises its own expected final score with the exact solver (single-column rule sets).
+
+    Args:
+        solver: a solver for the game's rule set; by default one is loaded (cached) per rule set.
+    """
+
+    name = "optimal"
+
+    def __init__(self, solver: Any | None = None) -> None:
+        self._solvers: dict[str, Any] = {}
+        if solver is not None:
+            self._solvers[solver.rules.id] = solver
+
+    def solver_for(self, rules: RuleSet) -> Any:
+        """The (cached) solver of a rule set.
+
+        Raises:
+            RuleSetError: the solver does not handle this rule set (several columns, Knaster).
+        """
+        from pasch.solver import Solver
+
+        if rules.id not in self._solvers:
+            if len(rules.columns) != 1:
+                raise RuleSetError(f"{rules.id}: the optimal bot plays single-column rule sets only")
+            self._solvers[rules.id] = Solver.load(rules)
+        return self._solvers[rules.id]
+
+    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+        """The action of greatest expected final score (ties: first box in sheet order, smallest keep).
+
+        Raises:
+            IllegalActionError: the state is a chance node or the game is over.
+            RuleSetError: the rule set is not single-column.
+        """
+        actions = self._decisions(state)
+        if state.dice is None:
+            return next((a for a in actions if isinstance(a, Roll)), actions[0])
+        solver = self.solver_for(state.rules)
+        column = state.sheets[state.current_player].columns[0]
+        best = solver.best(column.scores, state.dice, state.throws_left, state.sharp)
+        text = best.action_text
+        for a in actions:
+            if isinstance(a, Score | Keep) and str(a) == text:
+                return a
+        return Action.parse(text)
+
+
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "optimal": OptimalBot}
+
+
+def make_bot(name: str) -> Bot:
+    """A bot by name (``random``, ``greedy``, ``optimal``).
+
+    Raises:
+        ValueError: unknown name.
+    """
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}")
+    return BOTS[name]()
