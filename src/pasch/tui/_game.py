@@ -24,7 +24,7 @@ from pasch.i18n import N_, _, box_name, ngettext
 from pasch.rules import Order
 from pasch.tui._common import translate_bindings
 from pasch.tui._help import HelpScreen
-from pasch.tui._hints import Hints, compute_hints
+from pasch.tui._hints import Hints, compute_hints, hint_label
 from pasch.tui._session import Session
 from pasch.tui._sheet import SheetModel, bonus_progress, build_sheet, sheet_text
 from pasch.tui._widgets import DiceBar, Die
@@ -125,14 +125,30 @@ class GameScreen(Screen[None]):
             if self.session.state is not state:  # an undo happened meanwhile
                 break
             name = self.session.seat.name
+            text = self.describe(state, name, action)
             self.session.act(action)
-            self.message, self.message_error = _("{name}: {action}").format(name=name, action=action), False
+            self.message, self.message_error = text, False
             scored = str(action).startswith("score")
             if scored or self.session.finished:
                 self.app_save()
             self.refresh_view()
         if self.session.finished:
             self.game_over()
+
+    @staticmethod
+    def describe(state: Any, name: str, action: Any) -> str:
+        """A bot's step in words: ``Bob entered 25 in Full house.``, ``Bob: keep 3 3``."""
+        text = str(action)
+        if text.startswith("score"):
+            cat = text.split()[1].rpartition(":")[2]
+            index = state.rules.category_index(cat)
+            pts = next((o.total for _c, o in state.score_options() if o.index == index), 0)
+            return _("{name} entered {points} in {box}.").format(
+                name=name, points=pts, box=box_name(state.rules, index)
+            )
+        if text == "roll":
+            return _("{name} throws.").format(name=name)
+        return _("{name}: {action}").format(name=name, action=hint_label(state, action))
 
     def stop_bots(self) -> None:
         """Stop a pending bot move (before an undo takes back the human's last box)."""

@@ -16,7 +16,7 @@ from typing import Any
 from pasch.errors import PaschError
 from pasch.i18n import _, box_name
 
-__all__ = ["HintRow", "Hints", "SolverUnavailableError", "compute_hints"]
+__all__ = ["HintRow", "Hints", "SolverUnavailableError", "compute_hints", "hint_label"]
 
 Progress = Callable[[int, int], None]
 
@@ -44,7 +44,8 @@ class Hints:
     note: str = ""
 
 
-def _label(state: Any, action: Any) -> str:
+def hint_label(state: Any, action: Any) -> str:
+    """An action in words, in the current language (``Full house (2)``, ``keep 3 3``)."""
     text = str(action)
     words = text.split()
     if words[0] == "score":
@@ -100,7 +101,7 @@ def compute_hints(state: Any, progress: Progress | None = None) -> Hints:
     if values:
         values.sort(key=lambda av: -av[1])
         best = values[0][1]
-        rows = tuple(HintRow(str(a), _label(state, a), v, abs(v - best) < 1e-9) for a, v in values)
+        rows = tuple(HintRow(str(a), hint_label(state, a), v, abs(v - best) < 1e-9) for a, v in values)
         return Hints(rows, exact=True, note=_("Expected final score of this sheet with optimal play from here."))
     options = list(state.score_options())
     multi = state.rules.n_columns > 1
@@ -108,7 +109,7 @@ def compute_hints(state: Any, progress: Progress | None = None) -> Hints:
     for n, (c, opt) in enumerate(options, start=1):
         cid = state.rules.categories[opt.index].id
         action = f"score {c + 1}:{cid}" if multi else f"score {cid}"
-        rows_l.append(HintRow(action, _label(state, action), float(opt.total)))
+        rows_l.append(HintRow(action, hint_label(state, action), float(opt.total)))
         if progress is not None:
             progress(n, len(options))
     rows_l.sort(key=lambda r: -r.value)

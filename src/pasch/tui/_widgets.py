@@ -25,9 +25,9 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 def die_lines(face: int | None) -> list[str]:
     """The three pip lines of a die face (blank lines before the first throw)."""
     if face is None or face not in _PIPS:
-        return ["         "] * 3
+        return ["           "] * 3
     pips = set(_PIPS[face])
-    return [" " + "  ".join("●" if (r, c) in pips else " " for c in range(3)) + " " for r in range(3)]
+    return [" " + "   ".join("●" if (r, c) in pips else " " for c in range(3)) + " " for r in range(3)]
 
 
 class Die(Static):
@@ -35,7 +35,7 @@ class Die(Static):
 
     DEFAULT_CSS = """
     Die {
-        width: 13;
+        width: 15;
         height: 5;
         border: round $foreground 60%;
         content-align: center middle;
