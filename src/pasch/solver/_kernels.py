@@ -12,7 +12,7 @@ best keep of a throw is a running maximum over sub-multisets, removing one die a
 from __future__ import annotations
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import njit, prange
 
 NEG = -1.0e30
 

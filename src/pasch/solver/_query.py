@@ -254,7 +254,9 @@ class Solver:
         for o in opts:
             if o.action_text == text:
                 return max(0.0, opts[0].value - o.value)
-        raise InvalidActionError(f"{text!r} is not a legal option here; options: {', '.join(o.action_text for o in opts)}")
+        raise InvalidActionError(
+            f"{text!r} is not a legal option here; options: {', '.join(o.action_text for o in opts)}"
+        )
 
     # -- batches --------------------------------------------------------------------------------
     def values_batch(self, masks: IntArray, flags: IntArray, uppers: IntArray) -> npt.NDArray[np.float64]:
