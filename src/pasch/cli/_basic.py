@@ -50,7 +50,12 @@ TEXT = {
     "log_arg": "A game log written by 'pasch play --save'.",
     "players_opt": "Comma-separated player names in seat order (1 to 8); one name is a solo game.",
     "seed_opt": "Seed for the dice (the same seed and moves give the same game).",
-    "plain_opt": "Line-based play on stdin/stdout (the default for now; kept for scripts).",
+    "plain_opt": "Line-based play on stdin/stdout (screen readers, pipes, scripts); the default when stdin is "
+    "not a terminal or --save is given.",
+    "lang_opt": "Language of the terminal app: de, en, es or it (default: the locale).",
+    "resume_opt": "Continue the latest unfinished game saved by the terminal app.",
+    "bot_delay_opt": "Seconds each bot move stays visible in the terminal app.",
+    "resume_plain": "--resume continues games of the terminal app; it is not available with --plain or piped input",
     "keeper_opt": "Score-keeper mode: the table throws real dice and enters them ('enter 1 3 3 5 6').",
     "save_opt": "Write the game log to this JSON file (after every move; replay with 'pasch replay').",
     "default_player": "Player 1",
@@ -703,20 +708,27 @@ def _split_players(text: str) -> list[str]:
 
 @app.command("play", help=TEXT["play_help"])
 def play_cmd(
-    rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=TEXT["rules_opt"])] = "kniffel",
-    players: Annotated[str, typer.Option("--players", "-p", metavar="NAMES", help=TEXT["players_opt"])] = TEXT[
-        "default_player"
-    ],
+    rules_text: Annotated[str | None, typer.Option("--rules", "-r", metavar="ID", help=TEXT["rules_opt"])] = None,
+    players: Annotated[str | None, typer.Option("--players", "-p", metavar="NAMES", help=TEXT["players_opt"])] = None,
     seed: Annotated[int | None, typer.Option("--seed", metavar="S", help=TEXT["seed_opt"])] = None,
     plain: Annotated[bool, typer.Option("--plain", help=TEXT["plain_opt"])] = False,
     keeper: Annotated[bool, typer.Option("--keeper", help=TEXT["keeper_opt"])] = False,
     save: Annotated[Path | None, typer.Option("--save", metavar="LOG.json", help=TEXT["save_opt"])] = None,
+    lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=TEXT["lang_opt"])] = None,
+    resume: Annotated[bool, typer.Option("--resume", help=TEXT["resume_opt"])] = False,
+    bot_delay: Annotated[float, typer.Option("--bot-delay", metavar="SECONDS", help=TEXT["bot_delay_opt"])] = 0.6,
 ) -> None:
-    """Play hot-seat in the terminal, one line per move (see 'help' at the prompt)."""
-    del plain  # the plain line mode is the only one so far; the flag keeps scripts working later
+    """Play in the terminal: the Textual app on a terminal, line-based with --plain or piped input."""
     with guard():
-        rules = get(rules_text)
-        names = _split_players(players)
+        if not plain and save is None and sys.stdin.isatty() and sys.stdout.isatty():
+            from pasch.tui import run as run_tui
+
+            run_tui(rules_text, players, lang, bot_delay, resume, keeper=keeper, seed=seed)
+            return
+        if resume:
+            fail(TEXT["resume_plain"])
+        rules = get(rules_text or "kniffel")
+        names = _split_players(players or TEXT["default_player"])
         rng = None if keeper else np.random.default_rng(seed)
         meta: dict[str, Any] = {"interface": "cli-plain"}
         if seed is not None:
