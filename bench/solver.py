@@ -1,0 +1,139 @@
+"""Solver benchmark: build time per rule set, simulation, single advice latency, batched advice.
+
+Run ``python bench/solver.py [--quick]``. Every kernel is called once before timing, so Numba's
+compilation (or loading of its on-disk cache) is excluded; table builds skip the table cache but
+include the preparation of the rule set's arrays. Times are wall-clock, best of ``--repeat`` runs.
+If ``yatzy-solver`` (a Rust solver on PyPI) is installed, its builds of ``american+forced-joker`` and
+``yatzy-scandinavian`` are timed on the same machine and the ratios printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable
+
+import numpy as np
+from numba import get_num_threads
+
+from pasch.rules import get
+from pasch.solver import Solver, build_values, prepare
+
+BUILDS = [
+    "yahtzee",
+    "yatzy",
+    "kniffel",
+    "kniffel-classic",
+    "yacht",
+    "yahtzee+joker=free",
+    "kniffel+sharp",
+    "yahtzee+forced",
+    "kniffel-classic+strict+sharp",
+]
+TARGETS = {"yahtzee": 0.5, "yatzy": 0.75}
+
+
+def best_of(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def build_seconds(rule_id: str, repeat: int) -> tuple[float, float]:
+    rules = get(rule_id)
+
+    def once() -> None:
+        prepare.cache_clear()
+        build_values(rules)
+
+    seconds = best_of(once, repeat)
+    return seconds, float(build_values(rules)[0, 0, 0])
+
+
+def random_situations(solver: Solver, m: int, seed: int = 0) -> tuple[np.ndarray, ...]:
+    """Situations of random played-out positions: masks, flags, upper totals, throws, rolls left, sharp."""
+    rng = np.random.default_rng(seed)
+    p = solver.prep
+    n = p.n_boxes
+    filled = rng.integers(0, n, m)
+    masks = np.zeros(m, np.int64)
+    for q in range(m):
+        masks[q] = sum(1 << int(i) for i in rng.permutation(n)[: filled[q]])
+    flags = np.where((masks >> p.y_box) & 1, rng.integers(0, p.n_flags, m), 0) if p.y_box >= 0 else masks * 0
+    uppers = rng.integers(0, p.lanes, m)
+    rolls = rng.integers(0, 252, m)
+    left = rng.integers(0, solver.rules.throws, m)
+    sharps = left == solver.rules.throws - 1
+    return masks, flags, uppers, rolls, left, sharps.astype(np.int64)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="only yahtzee and yatzy builds")
+    parser.add_argument("--games", type=int, default=100_000)
+    args = parser.parse_args()
+
+    print(f"cores: {os.cpu_count()}, numba threads: {get_num_threads()}")
+    build_values(get("yahtzee+forced"))  # compile (or load) the build kernel
+    rows: list[tuple[str, str, str]] = []
+    mine: dict[str, float] = {}
+    for rid in BUILDS[:2] if args.quick else BUILDS:
+        seconds, value = build_seconds(rid, args.repeat)
+        mine[rid] = seconds
+        target = f" (target <= {TARGETS[rid]} s)" if rid in TARGETS else ""
+        rows.append((f"build {rid}", f"{seconds:.3f} s{target}", f"expected {value:.4f}"))
+
+    solver = Solver.load("yahtzee")
+    solver.simulate(100, seed=1)
+    seconds = best_of(lambda: solver.simulate(args.games, seed=2), 1)
+    rows.append(("simulate yahtzee, optimal", f"{args.games / seconds:,.0f} games/s", "target >= 100,000"))
+
+    masks, flags, uppers, rolls, left, sharps = random_situations(solver, 20_000)
+    solver.best_batch(masks[:10], flags[:10], uppers[:10], rolls[:10], left[:10], sharps[:10])
+    one = best_of(
+        lambda: solver.best_batch(masks[:1], flags[:1], uppers[:1], rolls[:1], left[:1], sharps[:1], threads=1), 1
+    )
+    reps = 2000
+    start = time.perf_counter()
+    for q in range(reps):
+        s = slice(q, q + 1)
+        solver.best_batch(masks[s], flags[s], uppers[s], rolls[s], left[s], sharps[s], threads=1)
+    single = (time.perf_counter() - start) / reps
+    del one
+    rows.append(("one advice (best action, kernel)", f"{single * 1e6:.1f} us", "target <= 10 us"))
+    scores = [None] * solver.prep.n_boxes
+    solver.options(scores, "13356", 2)
+    start = time.perf_counter()
+    for _ in range(200):
+        solver.options(scores, "13356", 2)
+    rows.append(("one advice (every option, Python API)", f"{(time.perf_counter() - start) / 200 * 1e6:.1f} us", ""))
+    seconds = best_of(lambda: solver.best_batch(masks, flags, uppers, rolls, left, sharps), 2)
+    rows.append(("batched advice", f"{len(masks) / seconds:,.0f} situations/s", "target >= 1,000,000"))
+
+    try:
+        import yatzy_solver as ys
+    except ImportError:
+        ys = None
+    if ys is not None:
+        for theirs, ours in (("american+forced-joker", "yahtzee"), ("yatzy-scandinavian", "yatzy")):
+            seconds = best_of(lambda v=theirs: ys.Solver.build(ys.Variant(v)), 1)
+            ratio = seconds / mine[ours] if ours in mine else float("nan")
+            rows.append((f"yatzy-solver build {theirs}", f"{seconds:.3f} s", f"pasch {ours} is {ratio:.1f}x faster"))
+    else:
+        rows.append(("yatzy-solver", "not installed", "pip install yatzy-solver==1.0.0 to compare"))
+
+    width = max(len(r[0]) for r in rows)
+    width2 = max(len(r[1]) for r in rows)
+    print(f"{'measure':<{width}}  {'result':<{width2}}  note")
+    print("-" * (width + width2 + 30))
+    for a, b, c in rows:
+        print(f"{a:<{width}}  {b:<{width2}}  {c}")
+
+
+if __name__ == "__main__":
+    main()
