@@ -58,7 +58,8 @@ def extra(state: GameState, player: int = 0, column: int = 0) -> int:
 
 
 def solo(rules: str, keeper: bool = False) -> GameState:
-    return new_game(rules, ["Ada"], keeper=keeper)
+    state: GameState = new_game(rules, ["Ada"], keeper=keeper)
+    return state
 
 
 def with_yahtzee(rules: str, value_dice: str = "2 2 2 2 2", crossed: bool = False) -> GameState:
@@ -529,7 +530,7 @@ def test_is_legal_agrees_with_apply() -> None:
     state = thrown(new_game("yahtzee", ["Ada"]), "1 2 3 4 6")
     legal = {str(a) for a in state.legal_actions()}
     for text in ("score chance", "score yahtzee", "keep 1 2", "keep 5", "roll", "announce chance", "throw 1"):
-        assert state.is_legal(text) == (text in legal), text
+        assert state.is_legal(Action.parse(text)) == (text in legal), text
 
 
 def test_game_over_refuses_everything() -> None:
