@@ -120,7 +120,7 @@ def check_final(state: GameState, rules_id: str, players: int, actions: list[str
     assert outcome.final
     assert outcome.totals == totals
     assert outcome.ranks == tuple(1 + sum(o > t for o in totals) for t in totals)
-    log = GameLog(rules=state.rules.id, players=state.players, actions=tuple(actions))
+    log = GameLog(rules=state.rules.id, players=state.players, actions=tuple(actions), keeper=state.keeper)
     assert replay(log) == state
 
 
@@ -132,10 +132,11 @@ def play(
     *,
     check_every_action: bool = False,
     check_every_throw: bool = False,
+    keeper: bool = False,
 ) -> tuple[GameState, list[str]]:
     """Play one game with the step properties checked; returns the final state and the action texts."""
     rules = get(rules_id)
-    state: GameState = new_game(rules, [f"P{i + 1}" for i in range(players)])
+    state: GameState = new_game(rules, [f"P{i + 1}" for i in range(players)], keeper=keeper)
     actions: list[str] = []
     turns = 0
     limit = expected_turns(rules_id, players)
@@ -221,9 +222,10 @@ def test_seeded_playouts(rules_id: str) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(rules_id=st.sampled_from(RULE_SETS), players=st.integers(1, 4), data=st.data())
-def test_hypothesis_playouts(rules_id: str, players: int, data: st.DataObject) -> None:
-    """Hypothesis picks every action and every throw, so a failure shrinks to a short game."""
+@given(rules_id=st.sampled_from(RULE_SETS), players=st.integers(1, 4), keeper=st.booleans(), data=st.data())
+def test_hypothesis_playouts(rules_id: str, players: int, keeper: bool, data: st.DataObject) -> None:
+    """Hypothesis picks every action and every throw (or, in score-keeper mode, the entered dice), so a
+    failure shrinks to a short game."""
     if base_of(rules_id) in MULTI_COLUMN:
         players = 1  # longer games overrun hypothesis's data buffer; the seeded loop plays more players
 
@@ -236,7 +238,7 @@ def test_hypothesis_playouts(rules_id: str, players: int, data: st.DataObject) -
         assert isinstance(outcome, Throw)
         return outcome.dice
 
-    play(rules_id, players, choose, throw, check_every_action=True, check_every_throw=True)
+    play(rules_id, players, choose, throw, check_every_action=True, check_every_throw=True, keeper=keeper)
 
 
 @pytest.mark.slow

@@ -455,7 +455,7 @@ def test_out_of_turn_is_refused_and_the_right_seat_may_act() -> None:
 
 
 def test_player_names_and_counts() -> None:
-    for players in (["Ada", "Ada"], ["Ada", " "], []):
+    for players in (["Ada", "Ada"], ["Ada", " "], [], [f"P{i}" for i in range(9)]):
         with pytest.raises(IllegalActionError):
             new_game("kniffel", players)
     assert new_game("kniffel", [f"P{i}" for i in range(8)]).players[-1] == "P7"
