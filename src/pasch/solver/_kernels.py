@@ -1,3 +1,4 @@
+# ruff: noqa: N803, N806  (V, X, A, L, W: the names of the tables and lanes in the docstrings)
 """Numba kernels of the solver. Private: they take arrays and scalars only (see ``_prep.Prep``).
 
 Layout: the value table is ``V[mask, flag, upper]`` with the capped upper total innermost, so every
@@ -69,30 +70,58 @@ def _legal(mask, yclass, tier, group_match, n, legal, nlegal, ctxg):  # type: ig
 
 
 @njit(cache=True, inline="always")
-def _stops(X, L, legal, nlegal, ctxg, grp, rowsel, cval, stop):  # type: ignore[no-untyped-def]
-    """``stop[s, r, lane]``: best box entry for throw ``r`` (sharp flag ``s``) plus the future value."""
+def _stops(X, L, legal, nlegal, ctxg, grp, rowsel, cval, zrow, nz, n_nz, m0, stop):  # type: ignore[no-untyped-def]
+    """``stop[s, r, lane]``: best box entry for throw ``r`` (sharp flag ``s``) plus the future value.
+
+    Throws that are not all alike start from the best zero entry (``m0``) and look only at the boxes
+    that pay them something; all-alike throws look at every legal box of their context.
+    """
+    bits = 0
+    for q in range(nlegal[0]):
+        bits |= 1 << legal[0, q]
+    for j in range(L):
+        m0[0, j] = NEG
+    for q in range(nlegal[0]):
+        zr = zrow[legal[0, q]]
+        for j in range(L):
+            v = X[zr, j]
+            if v > m0[0, j]:
+                m0[0, j] = v
     for s in range(stop.shape[0]):
         for r in range(stop.shape[1]):
             g = grp[r]
             c = ctxg[g]
-            out = stop[s, r]
-            for j in range(L):
-                out[j] = NEG
-            for q in range(nlegal[g]):
-                i = legal[g, q]
-                x = X[rowsel[c, s, r, i]]
-                cv = cval[c, s, r, i]
+            if g == 0:
                 for j in range(L):
-                    v = x[j] + cv
-                    if v > out[j]:
-                        out[j] = v
+                    stop[s, r, j] = m0[0, j]
+                for q in range(n_nz[s, r]):
+                    i = nz[s, r, q]
+                    if (bits >> i) & 1:
+                        row = rowsel[c, s, r, i]
+                        cv = cval[c, s, r, i]
+                        for j in range(L):
+                            v = X[row, j] + cv
+                            if v > stop[s, r, j]:
+                                stop[s, r, j] = v
+            else:
+                for j in range(L):
+                    stop[s, r, j] = NEG
+                for q in range(nlegal[g]):
+                    i = legal[g, q]
+                    row = rowsel[c, s, r, i]
+                    cv = cval[c, s, r, i]
+                    for j in range(L):
+                        v = X[row, j] + cv
+                        if v > stop[s, r, j]:
+                            stop[s, r, j] = v
 
 
 @njit(cache=True, inline="always")
-def _turn(stop, A, Sv, tmp, L, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save):  # type: ignore[no-untyped-def]
+def _turn(stop, A, Sv, tmp2, L, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save):  # type: ignore[no-untyped-def]
     """Run ``stages`` keep stages; on return ``A``/``Sv`` hold the throw values with ``stages`` rolls left.
 
     ``save[t, keep]`` (when it has rows) receives the value of each keep with ``t`` rolls left after it.
+    ``tmp2`` is scratch of shape ``(1, lanes)``.
     """
     sharp = stop.shape[0] == 2
     n_rolls = stop.shape[1]
@@ -143,35 +172,103 @@ def _turn(stop, A, Sv, tmp, L, stages, keep_add, subs, n_sub, n_small, prob, inv
                 for j in range(L):
                     save[t, k, j] = A[k, j]
         for k in range(1, n_small):
-            a = A[k]
-            for q in range(n_sub[k]):
-                src = A[subs[k, q]]
-                for j in range(L):
-                    v = src[j]
-                    if v > a[j]:
-                        a[j] = v
+            _submax(A, k, subs, n_sub[k], L, A, k, True)
         for r in range(n_rolls):
             k = n_small + r
-            src = A[subs[k, 0]]
-            for j in range(L):
-                tmp[j] = src[j]
-            for q in range(1, n_sub[k]):
-                src = A[subs[k, q]]
-                for j in range(L):
-                    v = src[j]
-                    if v > tmp[j]:
-                        tmp[j] = v
-            a = A[k]
-            s0 = stop[0, r]
-            for j in range(L):
-                v = s0[j]
-                a[j] = v if v > tmp[j] else tmp[j]
+            _submax(A, k, subs, n_sub[k], L, tmp2, 0, False)
             if sharp:
-                sv = Sv[r]
-                s1 = stop[1, r]
                 for j in range(L):
-                    v = s1[j]
-                    sv[j] = v if v > tmp[j] else tmp[j]
+                    m = tmp2[0, j]
+                    v = stop[0, r, j]
+                    A[k, j] = v if v > m else m
+                    v = stop[1, r, j]
+                    Sv[r, j] = v if v > m else m
+            else:
+                for j in range(L):
+                    m = tmp2[0, j]
+                    v = stop[0, r, j]
+                    A[k, j] = v if v > m else m
+
+
+@njit(cache=True, inline="always")
+def _submax(A, k, subs, c, L, out, o, same):  # type: ignore[no-untyped-def]
+    """``out[o] = max(A[sub] for each sub-keep of k)``, and of ``out[o]`` itself when ``same`` (the keep
+    stage, where ``out`` is ``A`` and ``out[o]`` holds the keep's own value).
+
+    One pass over the lanes reads every source: a loop per source would pay its set-up each time.
+    """
+    q0 = subs[k, 0]
+    if c == 1:
+        for j in range(L):
+            m = A[q0, j]
+            if same:
+                a = out[o, j]
+                m = a if a > m else m
+            out[o, j] = m
+    elif c == 2:
+        q1 = subs[k, 1]
+        for j in range(L):
+            m = A[q0, j]
+            v = A[q1, j]
+            m = v if v > m else m
+            if same:
+                a = out[o, j]
+                m = a if a > m else m
+            out[o, j] = m
+    elif c == 3:
+        q1 = subs[k, 1]
+        q2 = subs[k, 2]
+        for j in range(L):
+            m = A[q0, j]
+            v = A[q1, j]
+            m = v if v > m else m
+            v = A[q2, j]
+            m = v if v > m else m
+            if same:
+                a = out[o, j]
+                m = a if a > m else m
+            out[o, j] = m
+    elif c == 4:
+        q1 = subs[k, 1]
+        q2 = subs[k, 2]
+        q3 = subs[k, 3]
+        for j in range(L):
+            m = A[q0, j]
+            v = A[q1, j]
+            m = v if v > m else m
+            v = A[q2, j]
+            m = v if v > m else m
+            v = A[q3, j]
+            m = v if v > m else m
+            if same:
+                a = out[o, j]
+                m = a if a > m else m
+            out[o, j] = m
+    else:
+        q1 = subs[k, 1]
+        q2 = subs[k, 2]
+        q3 = subs[k, 3]
+        q4 = subs[k, 4]
+        for j in range(L):
+            m = A[q0, j]
+            v = A[q1, j]
+            m = v if v > m else m
+            v = A[q2, j]
+            m = v if v > m else m
+            v = A[q3, j]
+            m = v if v > m else m
+            v = A[q4, j]
+            m = v if v > m else m
+            if same:
+                a = out[o, j]
+                m = a if a > m else m
+            out[o, j] = m
+        for q in range(5, c):
+            qq = subs[k, q]
+            for j in range(L):
+                v = A[qq, j]
+                if v > out[o, j]:
+                    out[o, j] = v
 
 
 @njit(cache=True, inline="always")
@@ -215,7 +312,7 @@ def _rebase(X, L, mask, row_box, base):  # type: ignore[no-untyped-def]
 @njit(cache=True, parallel=True)
 def _solve_layer(  # type: ignore[no-untyped-def]
     V, masks, lo, hi_end, n_flags, y_box, thr, bonus, row_box, row_up, row_mode, tier,
-    group_match, grp, rowsel, cval, keep_add, subs, n_sub, n_small, prob, prob64, inv_faces, stages,
+    group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, prob64, inv_faces, stages,
     n_sharp, n_threads,
 ):  # fmt: skip
     """Solve every (mask, flag) state of one layer (masks[lo:hi_end]) from the next layers of ``V``."""
@@ -228,7 +325,7 @@ def _solve_layer(  # type: ignore[no-untyped-def]
         stop = np.empty((n_sharp, grp.shape[0], W), V.dtype)
         A = np.empty((keep_add.shape[0], W), V.dtype)
         Sv = np.empty((grp.shape[0], W), V.dtype)
-        tmp = np.empty(W, V.dtype)
+        tmp = np.empty((1, W), V.dtype)
         acc = np.empty(W, np.float64)
         base = np.empty(W, V.dtype)
         save = np.empty((0, 1, 1), V.dtype)
@@ -248,7 +345,7 @@ def _solve_layer(  # type: ignore[no-untyped-def]
             # scalar loop, and every lane stays meaningful.
             _rows(V, mask, flag, 0, W, thr, bonus, n_flags, row_box, row_up, row_mode, X)
             _rebase(X, W, mask, row_box, base)
-            _stops(X, W, legal, nlegal, ctxg, grp, rowsel, cval, stop)
+            _stops(X, W, legal, nlegal, ctxg, grp, rowsel, cval, zrow, nz, n_nz, tmp, stop)
             _turn(stop, A, Sv, tmp, W, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save)
             _expect(A, Sv, stop, W, n_small, prob64, stages, acc)
             dst = V[mask, flag]
@@ -259,7 +356,7 @@ def _solve_layer(  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _situation(  # type: ignore[no-untyped-def]
     V, mask, flag, u, stages, n_flags, y_box, thr, bonus, row_box, row_up, row_mode, tier, group_match,
-    grp, rowsel, cval, keep_add, subs, n_sub, n_small, prob, inv_faces,
+    grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, inv_faces,
     X, stop, A, Sv, tmp, save, base, legal, nlegal, ctxg,
 ):  # fmt: skip
     """One turn at one upper total (lane 0): next-state rows, legal boxes, stop values and ``save``.
@@ -272,15 +369,15 @@ def _situation(  # type: ignore[no-untyped-def]
     _rows(V, mask, flag, u, 1, thr, bonus, n_flags, row_box, row_up, row_mode, X)
     _rebase(X, 1, mask, row_box, base)
     _legal(mask, yclass, tier, group_match, n, legal, nlegal, ctxg)
-    _stops(X, 1, legal, nlegal, ctxg, grp, rowsel, cval, stop)
+    _stops(X, 1, legal, nlegal, ctxg, grp, rowsel, cval, zrow, nz, n_nz, tmp, stop)
     _turn(stop, A, Sv, tmp, 1, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save)
 
 
 @njit(cache=True)
 def _option_values(  # type: ignore[no-untyped-def]
     V, mask, flag, u, roll, rolls_left, sharp, n_flags, y_box, thr, bonus, row_box, row_up, row_mode,
-    tier, group_match, grp, rowsel, cval, keep_add, subs, n_sub, n_small, prob, inv_faces, n_sharp,
-    box_out, keep_out,
+    tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, inv_faces,
+    n_sharp, box_out, keep_out,
 ):  # fmt: skip
     """Every option's value in one situation: ``box_out[box]`` (NaN: not legal), ``keep_out[keep]``
     (the value of keeping those dice and throwing the rest; meaningful for sub-keeps of ``roll``)."""
@@ -290,7 +387,7 @@ def _option_values(  # type: ignore[no-untyped-def]
     stop = np.empty((n_sharp, grp.shape[0], 1), V.dtype)
     A = np.empty((keep_add.shape[0], 1), V.dtype)
     Sv = np.empty((grp.shape[0], 1), V.dtype)
-    tmp = np.empty(1, V.dtype)
+    tmp = np.empty((1, 1), V.dtype)
     base = np.empty(1, V.dtype)
     save = np.empty((max(rolls_left, 1), keep_add.shape[0], 1), V.dtype)
     legal = np.empty((n_groups, n), np.int32)
@@ -298,7 +395,7 @@ def _option_values(  # type: ignore[no-untyped-def]
     ctxg = np.empty(n_groups, np.int32)
     _situation(
         V, mask, flag, u, rolls_left, n_flags, y_box, thr, bonus, row_box, row_up, row_mode, tier,
-        group_match, grp, rowsel, cval, keep_add, subs, n_sub, n_small, prob, inv_faces,
+        group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, inv_faces,
         X, stop, A, Sv, tmp, save, base, legal, nlegal, ctxg,
     )  # fmt: skip
     b = np.float64(base[0])
@@ -315,71 +412,6 @@ def _option_values(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _choose(stop, save, X, base, roll, rolls_left, s, grp, ctxg, legal, nlegal, rowsel, cval, rsub, n_rsub):  # type: ignore[no-untyped-def]
-    """Best decision for a throw: (box or -1, keep index or -1, value relative to base)."""
-    g = grp[roll]
-    c = ctxg[g]
-    best = NEG
-    box = -1
-    for q in range(nlegal[g]):
-        i = legal[g, q]
-        v = X[rowsel[c, s, roll, i], 0] + cval[c, s, roll, i]
-        if v > best:
-            best = v
-            box = i
-    keep = -1
-    if rolls_left > 0:
-        for q in range(n_rsub[roll]):
-            k = rsub[roll, q]
-            v = save[rolls_left - 1, k, 0]
-            if v > best:
-                best = v
-                keep = k
-                box = -1
-    return box, keep, best
-
-
-@njit(cache=True, parallel=True)
-def _best_batch(  # type: ignore[no-untyped-def]
-    V, masks, flags, uppers, rolls, rolls_left, sharps, n_flags, y_box, thr, bonus, row_box, row_up,
-    row_mode, tier, group_match, grp, rowsel, cval, keep_add, subs, n_sub, n_small, prob, inv_faces,
-    n_sharp, rsub, n_rsub, n_threads, out_box, out_keep, out_value,
-):  # fmt: skip
-    """Best decision of many situations (one per index), in parallel."""
-    n = tier.shape[2]
-    n_groups = group_match.shape[0]
-    m = masks.shape[0]
-    stages_max = 0
-    for q in range(m):
-        stages_max = max(stages_max, rolls_left[q])
-    for th in prange(n_threads):
-        X = np.empty((row_box.shape[0], 1), V.dtype)
-        stop = np.empty((n_sharp, grp.shape[0], 1), V.dtype)
-        A = np.empty((keep_add.shape[0], 1), V.dtype)
-        Sv = np.empty((grp.shape[0], 1), V.dtype)
-        tmp = np.empty(1, V.dtype)
-        base = np.empty(1, V.dtype)
-        save = np.empty((max(stages_max, 1), keep_add.shape[0], 1), V.dtype)
-        legal = np.empty((n_groups, n), np.int32)
-        nlegal = np.empty(n_groups, np.int32)
-        ctxg = np.empty(n_groups, np.int32)
-        for q in range(th, m, n_threads):
-            t = rolls_left[q]
-            _situation(
-                V, masks[q], flags[q], uppers[q], t, n_flags, y_box, thr, bonus, row_box, row_up,
-                row_mode, tier, group_match, grp, rowsel, cval, keep_add, subs, n_sub, n_small, prob,
-                inv_faces, X, stop, A, Sv, tmp, save, base, legal, nlegal, ctxg,
-            )  # fmt: skip
-            s = 1 if sharps[q] and n_sharp == 2 else 0
-            box, keep, v = _choose(
-                stop, save, X, base, rolls[q], t, s, grp, ctxg, legal, nlegal, rowsel, cval, rsub, n_rsub
-            )
-            out_box[q] = box
-            out_keep[q] = keep
-            out_value[q] = np.float64(v) + base[0]
-
-
-@njit(cache=True, inline="always")
 def _next_random(state):  # type: ignore[no-untyped-def]
     """splitmix64: returns (new state, 64-bit output)."""
     state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -389,73 +421,279 @@ def _next_random(state):  # type: ignore[no-untyped-def]
     return state, z ^ (z >> np.uint64(31))
 
 
+# -- many situations at once: one situation per lane ------------------------------------------------
+LANES = 64
+"""Situations solved together by the batch and simulation kernels (a full vector loop of lanes)."""
+
+
+@njit(cache=True, inline="always")
+def _rows_many(V, masks, flags, us, L, thr, bonus, n_flags, row_box, row_up, row_mode, X, base):  # type: ignore[no-untyped-def]
+    """``X[row, j]`` for situation ``j`` (relative to ``base[j]``, its first open row); NEG if filled."""
+    for j in range(L):
+        mask = masks[j]
+        flag = flags[j]
+        u = us[j]
+        first = -1
+        for row in range(row_box.shape[0]):
+            b = row_box[row]
+            if (mask >> b) & 1:
+                X[row, j] = NEG
+                continue
+            if first < 0:
+                first = row
+            nm = mask | (1 << b)
+            mode = row_mode[row]
+            nf = flag if mode == 0 else mode - 1
+            if n_flags == 1:
+                nf = 0
+            p = row_up[row]
+            src = V[nm, nf]
+            if p == 0:
+                X[row, j] = src[u]
+            elif u + p < thr:
+                X[row, j] = src[u + p] + p
+            else:
+                top = src[thr] + p
+                X[row, j] = top + (bonus if u < thr else 0.0)
+        base[j] = X[first, j]
+        for row in range(row_box.shape[0]):
+            if not (mask >> row_box[row]) & 1:
+                X[row, j] -= base[j]
+
+
+@njit(cache=True, inline="always")
+def _legal_one(mask, c, g, tier, n, legal_row):  # type: ignore[no-untyped-def]
+    """Legal boxes of roll group ``g`` in context ``c`` for one mask; returns how many."""
+    best = 1 << 30
+    for i in range(n):
+        if not (mask >> i) & 1 and tier[c, g, i] < best:
+            best = tier[c, g, i]
+    cnt = 0
+    for i in range(n):
+        if not (mask >> i) & 1 and tier[c, g, i] == best:
+            legal_row[cnt] = i
+            cnt += 1
+    return cnt
+
+
+@njit(cache=True, inline="always")
+def _ctx_of(mask, flag, g, y_box, group_match):  # type: ignore[no-untyped-def]
+    y_filled = y_box >= 0 and (mask >> y_box) & 1
+    yclass = 0 if not y_filled else 1 + flag
+    mt = group_match[g]
+    m = 1 if mt >= 0 and (mask >> mt) & 1 else 0
+    return yclass * 2 + m
+
+
+@njit(cache=True, inline="always")
+def _stops_many(X, Xp, L, masks, flags, y_box, row_box, tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, m0, stop, legal_row):  # type: ignore[no-untyped-def]
+    """``stop[s, r, j]`` for every situation ``j``.
+
+    Throws that are not all alike score alike in every context, so they are vectorised over lanes:
+    ``Xp`` holds the rows of boxes legal for them (NEG elsewhere). All-alike throws go lane by lane.
+    """
+    n = tier.shape[2]
+    n_rows = X.shape[0]
+    for j in range(L):
+        cnt = _legal_one(masks[j], 0, 0, tier, n, legal_row)
+        bits = 0
+        for q in range(cnt):
+            bits |= 1 << legal_row[q]
+        for row in range(n_rows):
+            Xp[row, j] = X[row, j] if (bits >> row_box[row]) & 1 else NEG
+    for j in range(L):
+        m0[0, j] = NEG
+    for i in range(n):
+        zr = zrow[i]
+        for j in range(L):
+            v = Xp[zr, j]
+            if v > m0[0, j]:
+                m0[0, j] = v
+    for s in range(stop.shape[0]):
+        for r in range(stop.shape[1]):
+            out = stop[s, r]
+            g = grp[r]
+            if g == 0:
+                for j in range(L):
+                    out[j] = m0[0, j]
+                for q in range(n_nz[s, r]):
+                    i = nz[s, r, q]
+                    row = rowsel[0, s, r, i]
+                    cv = cval[0, s, r, i]
+                    for j in range(L):
+                        v = Xp[row, j] + cv
+                        if v > out[j]:
+                            out[j] = v
+            else:
+                for j in range(L):
+                    c = _ctx_of(masks[j], flags[j], g, y_box, group_match)
+                    cnt = _legal_one(masks[j], c, g, tier, n, legal_row)
+                    best = NEG
+                    for q in range(cnt):
+                        i = legal_row[q]
+                        v = X[rowsel[c, s, r, i], j] + cval[c, s, r, i]
+                        if v > best:
+                            best = v
+                    out[j] = best
+
+
+@njit(cache=True, inline="always")
+def _decide(X, save, stop_unused, j, mask, flag, roll, t, s, y_box, tier, group_match, grp, rowsel, cval, rsub, n_rsub, legal_row):  # type: ignore[no-untyped-def]
+    """Best decision of lane ``j``: (box or -1, keep or -1, value relative to the lane's base)."""
+    n = tier.shape[2]
+    g = grp[roll]
+    c = _ctx_of(mask, flag, g, y_box, group_match)
+    cnt = _legal_one(mask, c, g, tier, n, legal_row)
+    best = NEG
+    box = -1
+    for q in range(cnt):
+        i = legal_row[q]
+        v = X[rowsel[c, s, roll, i], j] + cval[c, s, roll, i]
+        if v > best:
+            best = v
+            box = i
+    keep = -1
+    if t > 0:
+        for q in range(n_rsub[roll]):
+            k = rsub[roll, q]
+            v = save[t - 1, k, j]
+            if v > best:
+                best = v
+                keep = k
+                box = -1
+    return box, keep, best, c
+
+
 @njit(cache=True, parallel=True)
-def _simulate(  # type: ignore[no-untyped-def]
+def _best_many(  # type: ignore[no-untyped-def]
+    V, masks, flags, uppers, rolls, rolls_left, sharps, n_flags, y_box, thr, bonus, row_box, row_up,
+    row_mode, tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob,
+    inv_faces, n_sharp, rsub, n_rsub, n_threads, out_box, out_keep, out_value,
+):  # fmt: skip
+    """Best decision of many situations, ``LANES`` at a time per thread, in parallel."""
+    n = tier.shape[2]
+    m = masks.shape[0]
+    n_blocks = (m + LANES - 1) // LANES
+    stages = 0
+    for q in range(m):
+        stages = max(stages, rolls_left[q])
+    for th in prange(n_threads):
+        X = np.empty((row_box.shape[0], LANES), V.dtype)
+        Xp = np.empty((row_box.shape[0], LANES), V.dtype)
+        stop = np.empty((n_sharp, grp.shape[0], LANES), V.dtype)
+        A = np.empty((keep_add.shape[0], LANES), V.dtype)
+        Sv = np.empty((grp.shape[0], LANES), V.dtype)
+        tmp = np.empty((1, LANES), V.dtype)
+        base = np.empty(LANES, V.dtype)
+        save = np.empty((max(stages, 1), keep_add.shape[0], LANES), V.dtype)
+        legal_row = np.empty(n, np.int32)
+        for blk in range(th, n_blocks, n_threads):
+            lo = blk * LANES
+            L = min(LANES, m - lo)
+            bm = masks[lo : lo + L]
+            bf = flags[lo : lo + L]
+            _rows_many(V, bm, bf, uppers[lo : lo + L], L, thr, bonus, n_flags, row_box, row_up, row_mode, X, base)
+            _stops_many(X, Xp, L, bm, bf, y_box, row_box, tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, tmp, stop, legal_row)
+            block_stages = 0
+            for j in range(L):
+                block_stages = max(block_stages, rolls_left[lo + j])
+            _turn(stop, A, Sv, tmp, L, block_stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save)
+            for j in range(L):
+                q = lo + j
+                s = 1 if sharps[q] and n_sharp == 2 else 0
+                box, keep, v, _c = _decide(
+                    X, save, stop, j, masks[q], flags[q], rolls[q], rolls_left[q], s, y_box, tier,
+                    group_match, grp, rowsel, cval, rsub, n_rsub, legal_row,
+                )  # fmt: skip
+                out_box[q] = box
+                out_keep[q] = keep
+                out_value[q] = np.float64(v) + base[j]
+
+
+@njit(cache=True, parallel=True)
+def _simulate_many(  # type: ignore[no-untyped-def]
     V, n_games, seed, n_flags, y_box, thr, bonus, row_box, row_up, row_mode, tier, group_match, grp,
-    rowsel, cval, total, keep_add, subs, n_sub, n_small, prob, inv_faces, n_sharp, rsub, n_rsub,
+    rowsel, cval, zrow, nz, n_nz, total, keep_add, subs, n_sub, n_small, prob, inv_faces, n_sharp, rsub, n_rsub,
     keep_counts, roll_of_code, n_dice, faces, throws, ibonus, n_threads, out,
 ):  # fmt: skip
-    """Play ``n_games`` solo games with the optimal policy; game ``i`` uses its own seeded stream."""
+    """Play ``n_games`` solo games with the optimal policy, ``LANES`` games in lockstep per thread.
+
+    Game ``i`` draws from its own splitmix64 stream, so results do not depend on threads or blocks.
+    """
     n = tier.shape[2]
-    n_groups = group_match.shape[0]
     stages = throws - 1
+    n_blocks = (n_games + LANES - 1) // LANES
     for th in prange(n_threads):
-        X = np.empty((row_box.shape[0], 1), V.dtype)
-        stop = np.empty((n_sharp, grp.shape[0], 1), V.dtype)
-        A = np.empty((keep_add.shape[0], 1), V.dtype)
-        Sv = np.empty((grp.shape[0], 1), V.dtype)
-        tmp = np.empty(1, V.dtype)
-        base = np.empty(1, V.dtype)
-        save = np.empty((max(stages, 1), keep_add.shape[0], 1), V.dtype)
-        legal = np.empty((n_groups, n), np.int32)
-        nlegal = np.empty(n_groups, np.int32)
-        ctxg = np.empty(n_groups, np.int32)
+        X = np.empty((row_box.shape[0], LANES), V.dtype)
+        Xp = np.empty((row_box.shape[0], LANES), V.dtype)
+        stop = np.empty((n_sharp, grp.shape[0], LANES), V.dtype)
+        A = np.empty((keep_add.shape[0], LANES), V.dtype)
+        Sv = np.empty((grp.shape[0], LANES), V.dtype)
+        tmp = np.empty((1, LANES), V.dtype)
+        base = np.empty(LANES, V.dtype)
+        save = np.empty((max(stages, 1), keep_add.shape[0], LANES), V.dtype)
+        legal_row = np.empty(n, np.int32)
+        masks = np.zeros(LANES, np.int64)
+        flags = np.zeros(LANES, np.int64)
+        us = np.zeros(LANES, np.int64)
+        scores = np.zeros(LANES, np.int64)
+        rngs = np.zeros(LANES, np.uint64)
         counts = np.empty(faces, np.int64)
-        for game in range(th, n_games, n_threads):
-            rng = (np.uint64(seed) * np.uint64(0x100000001B3) + np.uint64(game)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-            rng, _ = _next_random(rng)
-            mask = 0
-            flag = 0
-            u = 0
-            score = 0
+        for blk in range(th, n_blocks, n_threads):
+            lo = blk * LANES
+            L = min(LANES, n_games - lo)
+            for j in range(L):
+                game = lo + j
+                r0 = (np.uint64(seed) * np.uint64(0x100000001B3) + np.uint64(game)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+                r0, _ = _next_random(r0)
+                rngs[j] = r0
+                masks[j] = 0
+                flags[j] = 0
+                us[j] = 0
+                scores[j] = 0
             for _turn_no in range(n):
-                _situation(
-                    V, mask, flag, u, stages, n_flags, y_box, thr, bonus, row_box, row_up, row_mode,
-                    tier, group_match, grp, rowsel, cval, keep_add, subs, n_sub, n_small, prob,
-                    inv_faces, X, stop, A, Sv, tmp, save, base, legal, nlegal, ctxg,
-                )  # fmt: skip
-                for f in range(faces):
-                    counts[f] = 0
-                kept = 0
-                t = stages
-                while True:
-                    for _d in range(n_dice - kept):
-                        rng, z = _next_random(rng)
-                        counts[(z >> np.uint64(11)) % np.uint64(faces)] += 1
-                    code = 0
-                    for f in range(faces - 1, -1, -1):
-                        code = code * (n_dice + 1) + counts[f]
-                    roll = roll_of_code[code]
-                    s = 1 if kept == 0 and n_sharp == 2 else 0
-                    box, keep, _v = _choose(
-                        stop, save, X, base, roll, t, s, grp, ctxg, legal, nlegal, rowsel, cval, rsub, n_rsub
-                    )
-                    if box >= 0:
-                        break
-                    kept = 0
+                _rows_many(V, masks, flags, us, L, thr, bonus, n_flags, row_box, row_up, row_mode, X, base)
+                _stops_many(X, Xp, L, masks, flags, y_box, row_box, tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, tmp, stop, legal_row)
+                _turn(stop, A, Sv, tmp, L, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save)
+                for j in range(L):
+                    rng = rngs[j]
+                    mask = masks[j]
+                    flag = flags[j]
                     for f in range(faces):
-                        counts[f] = keep_counts[keep, f]
-                        kept += counts[f]
-                    t -= 1
-                c = ctxg[grp[roll]]
-                row = rowsel[c, s, roll, box]
-                p = row_up[row]
-                score += total[c, s, roll, box]
-                if u < thr <= u + p:
-                    score += ibonus
-                u = min(u + p, thr)
-                mode = row_mode[row]
-                if mode > 0:
-                    flag = mode - 1
-                mask |= 1 << box
-            out[game] = score
+                        counts[f] = 0
+                    kept = 0
+                    t = stages
+                    while True:
+                        for _d in range(n_dice - kept):
+                            rng, z = _next_random(rng)
+                            counts[(z >> np.uint64(11)) % np.uint64(faces)] += 1
+                        code = 0
+                        for f in range(faces - 1, -1, -1):
+                            code = code * (n_dice + 1) + counts[f]
+                        roll = roll_of_code[code]
+                        s = 1 if kept == 0 and n_sharp == 2 else 0
+                        box, keep, _v, c = _decide(
+                            X, save, stop, j, mask, flag, roll, t, s, y_box, tier, group_match, grp,
+                            rowsel, cval, rsub, n_rsub, legal_row,
+                        )  # fmt: skip
+                        if box >= 0:
+                            break
+                        kept = 0
+                        for f in range(faces):
+                            counts[f] = keep_counts[keep, f]
+                            kept += counts[f]
+                        t -= 1
+                    row = rowsel[c, s, roll, box]
+                    p = row_up[row]
+                    u = us[j]
+                    scores[j] += total[c, s, roll, box]
+                    if u < thr <= u + p:
+                        scores[j] += ibonus
+                    us[j] = min(u + p, thr)
+                    mode = row_mode[row]
+                    if mode > 0:
+                        flags[j] = mode - 1
+                    masks[j] = mask | (1 << box)
+                    rngs[j] = rng
+            for j in range(L):
+                out[lo + j] = scores[j]

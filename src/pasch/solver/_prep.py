@@ -61,6 +61,10 @@ class Prep:
         cval: ``[ctx, sharp, roll, box]`` points added on top of that row.
         total: ``[ctx, sharp, roll, box]`` points the entry pays (box value plus extra points).
         points: ``[ctx, sharp, roll, box]`` the value written in the box (without extra points).
+        zrow: per box, the row of entering it with 0 points (dominated when the throw pays more).
+        nz: ``[sharp, roll, q]`` for throws that are not all alike, the boxes paying more than 0
+            (``n_nz`` of them); the others are covered by the zero rows.
+        n_nz: how many entries of ``nz`` each throw has.
         row_box: per row, the box it fills.
         row_up: per row, the points it adds to the upper total.
         row_mode: per row, the next flag: 0 keep, 1 set to 0, 2 set to 1.
@@ -98,6 +102,9 @@ class Prep:
     cval: I32
     total: I32
     points: I32
+    zrow: I32
+    nz: I32
+    n_nz: I32
     row_box: I32
     row_up: I32
     row_mode: I32
@@ -270,6 +277,19 @@ def prepare(rules: RuleSet) -> Prep:
         else:
             rowsel[..., i] = row(i, 0, 0)
             cval[..., i] = t
+    # Zero rows: entering a box for 0 points. For a throw that pays p > 0 in a box, the zero entry
+    # is dominated (same row with more points, or for an upper box a higher upper total, which is
+    # never worth less), so every throw may take the maximum over all zero rows first.
+    zrow = np.array(
+        [row(i, 0, 1 if i == y_box and flag_matters else 0) for i in range(n)], dtype=np.int32
+    )
+    plain_nz = (total[0] != 0) & (grp[None, :, None] == 0)
+    n_nz = plain_nz.sum(axis=2).astype(np.int32)
+    nz = np.zeros((n_sharp, n_rolls, max(1, int(n_nz.max()))), dtype=np.int32)
+    for s in range(n_sharp):
+        for r in range(n_rolls):
+            boxes = np.flatnonzero(plain_nz[s, r])
+            nz[s, r, : len(boxes)] = boxes
     maxup = np.array([int(upts[..., i].max()) if is_upper[i] else 0 for i in range(n)], dtype=np.int32)
 
     keeps = sp.keeps
@@ -328,6 +348,9 @@ def prepare(rules: RuleSet) -> Prep:
         cval=cval,
         total=total,
         points=pts,
+        zrow=zrow,
+        nz=nz,
+        n_nz=n_nz,
         row_box=np.array(row_box, dtype=np.int32),
         row_up=np.array(row_up, dtype=np.int32),
         row_mode=np.array(row_mode, dtype=np.int32),

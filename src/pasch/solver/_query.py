@@ -14,7 +14,7 @@ from numba import get_num_threads
 from pasch.dice import parse_dice, space
 from pasch.errors import InvalidActionError
 from pasch.rules import RuleSet, column_totals, get
-from pasch.solver._kernels import _best_batch, _option_values, _simulate
+from pasch.solver._kernels import _best_many, _option_values, _simulate_many
 from pasch.solver._prep import Prep, prepare
 from pasch.solver._table import Progress, load_or_build
 
@@ -105,7 +105,7 @@ class Solver:
         dt = self.values.dtype.type
         return (
             p.n_flags, p.y_box, p.threshold, dt(p.bonus), p.row_box, p.row_up, p.row_mode, p.tier,
-            p.group_match, p.grp, p.rowsel, p.cval.astype(dt), p.keep_add, p.subs, p.n_sub, p.n_small,
+            p.group_match, p.grp, p.rowsel, p.cval.astype(dt), p.zrow, p.nz, p.n_nz, p.keep_add, p.subs, p.n_sub, p.n_small,
             p.prob.astype(dt), dt(1.0 / p.faces),
         )  # fmt: skip
 
@@ -289,7 +289,7 @@ class Solver:
         out_keep = np.empty(m, np.int32)
         out_value = np.empty(m, np.float64)
         n_threads = max(1, min(threads or get_num_threads(), get_num_threads(), max(m, 1)))
-        _best_batch(
+        _best_many(
             self.values, *arrays, *self._args, self.prep.n_sharp, self.prep.rsub, self.prep.n_rsub,
             n_threads, out_box, out_keep, out_value,
         )  # fmt: skip
@@ -309,8 +309,8 @@ class Solver:
             return out
         n_threads = max(1, min(threads or get_num_threads(), get_num_threads(), games))
         a = self._args
-        _simulate(
-            self.values, games, seed, *a[:12], p.total, *a[12:], p.n_sharp, p.rsub, p.n_rsub,
+        _simulate_many(
+            self.values, games, seed, *a[:15], p.total, *a[15:], p.n_sharp, p.rsub, p.n_rsub,
             p.keep_counts, p.roll_of_code, self.rules.dice, p.faces, p.throws, p.bonus, n_threads, out,
         )  # fmt: skip
         return out

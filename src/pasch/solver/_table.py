@@ -7,6 +7,7 @@ missing, unreadable or disagrees, or whose data does not match its checksum, is 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -65,7 +66,7 @@ def build_values(
         if hi > lo:
             _solve_layer(
                 values, p.masks, lo, hi, p.n_flags, p.y_box, p.threshold, dtype(p.bonus), p.row_box,
-                p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, cval, p.keep_add, p.subs,
+                p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, cval, p.zrow, p.nz, p.n_nz, p.keep_add, p.subs,
                 p.n_sub, p.n_small, prob, p.prob, dtype(1.0 / p.faces), p.throws - 1, p.n_sharp,
                 n_threads,
             )  # fmt: skip
@@ -172,8 +173,6 @@ def load_or_build(
     built = build_values(p, np.float32, progress)
     seconds = time.perf_counter() - start
     if use_cache:
-        try:
+        with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
             _store(rules, path, built, seconds)
-        except OSError:
-            pass  # a read-only cache only costs a rebuild next time
     return built, False, seconds
