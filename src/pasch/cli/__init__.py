@@ -9,7 +9,7 @@ import importlib
 
 from pasch.cli._app import app
 
-_COMMAND_MODULES = ("pasch.cli._basic", "pasch.cli._solver_cmds", "pasch.cli._tui_cmds")
+_COMMAND_MODULES = ("pasch.cli._basic", "pasch.cli._solver_cmds", "pasch.cli._tui_cmds", "pasch.cli._web_cmds")
 
 
 def _load() -> None:

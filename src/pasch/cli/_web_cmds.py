@@ -1,0 +1,72 @@
+"""``pasch serve`` (the web server) and ``pasch verify LOG`` (recompute a served game's dice)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pasch.cli._app import app
+from pasch.cli._common import EXIT_BAD_INPUT, fail, guard, print_json
+
+HELP = {
+    "serve": "Serve online play in the browser: rooms, bots, spectators, provably fair dice.",
+    "host": "address to listen on (default: loopback only)",
+    "port": "TCP port",
+    "db": "any SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: SQLite in the data directory)",
+    "bot_delay": "seconds a bot waits before each action",
+    "public_url": "prefix of join links, e.g. https://dice.example.org",
+    "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
+    "log": "a pasch-log JSON file (GET /api/rooms/CODE/log after the game)",
+    "seed": "the revealed seed, if the log does not hold it",
+    "json": "print one JSON object",
+}
+
+
+@app.command("serve", help=HELP["serve"])
+def serve_cmd(
+    host: Annotated[str, typer.Option("--host", help=HELP["host"])] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help=HELP["port"])] = 8000,
+    db: Annotated[str | None, typer.Option("--db", metavar="URL", help=HELP["db"])] = None,
+    bot_delay: Annotated[float, typer.Option("--bot-delay", min=0.0, help=HELP["bot_delay"])] = 0.4,
+    public_url: Annotated[str, typer.Option("--public-url", help=HELP["public_url"])] = "",
+) -> None:
+    """Run the web server until interrupted."""
+    import uvicorn
+
+    from pasch.web import create_app
+
+    with guard():
+        web = create_app(db, bot_delay=bot_delay, public_url=public_url.rstrip("/"))
+        # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame.
+        uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20)
+
+
+@app.command("verify", help=HELP["verify"])
+def verify_cmd(
+    log: Annotated[Path, typer.Argument(metavar="LOG", help=HELP["log"])],
+    seed: Annotated[str | None, typer.Option("--seed", help=HELP["seed"])] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=HELP["json"])] = False,
+) -> None:
+    """Say whether every throw of the log follows from the seed (and the seed from the commitment)."""
+    from pasch.engine import GameLog
+    from pasch.web import verify
+
+    with guard():
+        try:
+            report = verify(GameLog.load(log), seed=seed)
+        except typer.Exit:
+            raise
+        except Exception as exc:
+            fail(str(exc))
+    if as_json:
+        print_json({"fair": report.fair, "throws": report.throws, "problems": report.problems})
+    else:
+        typer.echo(f"{'fair' if report.fair else 'UNFAIR'}: {report.throws} throws checked")
+        for line in report.problems:
+            typer.echo(f"  {line}")
+    raise typer.Exit(0 if report.fair else 1)
+
+
+__all__ = ["EXIT_BAD_INPUT", "serve_cmd", "verify_cmd"]

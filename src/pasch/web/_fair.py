@@ -1,0 +1,103 @@
+"""Provably fair dice: a CSPRNG seed, its SHA-256 commitment, the throw stream, and verification.
+
+At room creation the server draws 32 bytes from :mod:`secrets`; it publishes ``sha256(seed)`` at once and
+reveals the seed when the game ends. Every throw of the game is drawn, in order, from
+``numpy.random.default_rng(int(seed))`` with :func:`pasch.dice.throw`, so anyone holding the log and the
+seed recomputes every throw (:func:`verify`, ``pasch verify LOG``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pasch.dice import DiceTuple
+from pasch.dice import throw as throw_dice
+from pasch.engine import Action, GameLog, Throw, new_game
+from pasch.errors import PaschError
+
+__all__ = ["DiceStream", "FairReport", "commitment_of", "new_seed", "verify"]
+
+
+def new_seed() -> str:
+    """A fresh seed from the operating system's CSPRNG, as 64 hex digits."""
+    return secrets.token_hex(32)
+
+
+def commitment_of(seed: str) -> str:
+    """The published commitment of a seed: SHA-256 of its bytes, as hex.
+
+    Raises:
+        ValueError: the seed is not hex.
+    """
+    return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+
+
+class DiceStream:
+    """The sequence of throws a seed gives; ``next(n, faces)`` draws the next throw of ``n`` dice."""
+
+    def __init__(self, seed: str) -> None:
+        self._rng = np.random.default_rng(int(seed, 16))
+        self.count = 0
+
+    def next(self, n: int, faces: int) -> DiceTuple:
+        """The next throw: ``n`` dice with ``faces`` faces, sorted."""
+        self.count += 1
+        return throw_dice(self._rng, n, faces)
+
+
+@dataclass(slots=True)
+class FairReport:
+    """The result of :func:`verify`.
+
+    Attributes:
+        fair: every throw matches the seed and the seed matches the commitment.
+        throws: number of throws checked.
+        problems: one line per mismatch (empty when fair).
+    """
+
+    fair: bool
+    throws: int
+    problems: list[str] = field(default_factory=list)
+
+
+def verify(log: GameLog, seed: str | None = None, commitment: str | None = None) -> FairReport:
+    """Recompute every throw of ``log`` from the seed and compare.
+
+    The seed and commitment default to the log's ``meta["seed"]`` and ``meta["commitment"]``.
+
+    Raises:
+        PaschError: the log has no seed, the seed is not hex, or an action cannot be replayed.
+    """
+    seed = seed if seed is not None else log.meta.get("seed")
+    commitment = commitment if commitment is not None else log.meta.get("commitment")
+    if not isinstance(seed, str) or not seed:
+        raise PaschError("the log reveals no dice seed (meta.seed); the game is unfinished or not from pasch serve")
+    try:
+        digest = commitment_of(seed)
+    except ValueError:
+        raise PaschError(f"the seed {seed[:16]!r}... is not hexadecimal") from None
+    report = FairReport(fair=True, throws=0)
+    if commitment is not None and digest != commitment:
+        report.fair = False
+        report.problems.append(f"sha256(seed) is {digest}, but the commitment published was {commitment}")
+    state = new_game(log.rules, log.players, keeper=log.keeper)
+    stream = DiceStream(seed)
+    for n, text in enumerate(log.actions, start=1):
+        action = Action.parse(text)
+        if isinstance(action, Throw):
+            expected = stream.next(state.pending, state.rules.faces)
+            report.throws += 1
+            if tuple(sorted(action.dice)) != expected:
+                report.fair = False
+                report.problems.append(
+                    f"action {n}: logged {text!r}, the seed throws 'throw {' '.join(map(str, expected))}'"
+                )
+        try:
+            state = state.apply(action)
+        except PaschError as exc:
+            raise PaschError(f"action {n} ({text!r}) cannot be replayed: {exc}") from None
+    return report

@@ -1,0 +1,541 @@
+"""Rooms and the event log: the web server's core, independent of HTTP.
+
+A room's game is the replay of its events. :meth:`Service.act` validates an action with the engine, throws
+the dice from the room's seeded stream when the action sets dice rolling, appends every resulting event in
+one database transaction, and only then updates the cached state and returns; the caller acknowledges and
+broadcasts. Actions of one room are serialised by an :class:`asyncio.Lock`, and the unique ``(room, seq)``
+constraint rejects a second writer (another process) that raced for the same slot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from pasch.engine import Action, GameLog, Throw, new_game
+from pasch.errors import IllegalActionError, InvalidActionError, PaschError
+from pasch.rules import get as get_rules
+from pasch.web._bots import hint_for, make_bot, seat_kind
+from pasch.web._db import EventRow, ResultRow, RoomRow, SeatRow
+from pasch.web._fair import DiceStream, commitment_of, new_seed
+from pasch.web._view import rules_info, state_view
+
+__all__ = ["ActError", "Room", "Seat", "Service", "hash_token"]
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MAX_NAME = 24
+
+
+class ActError(PaschError):
+    """An action or request the server refuses; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 of a seat token (only the hash is stored)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat of a cached room."""
+
+    seat: int
+    name: str
+    kind: str
+    token_hash: str | None
+    claimed: bool
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this seat."""
+        return self.kind.startswith("bot")
+
+
+@dataclass(slots=True)
+class Room:
+    """A room cached in memory; everything in it can be rebuilt from the database."""
+
+    id: int
+    code: str
+    rules: str
+    keeper: bool
+    hints: bool
+    seed: str
+    commitment: str
+    seats: list[Seat]
+    state: Any
+    seq: int = 0
+    actions: list[str] = field(default_factory=list)
+    stream: DiceStream | None = None
+    status: str = "playing"
+    rematch_of: str | None = None
+    rematch_code: str | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    online: dict[int, int] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return bool(self.state.is_terminal)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose token this is (constant-time comparison), or None."""
+        if not token:
+            return None
+        digest = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    def info(self) -> dict[str, Any]:
+        """The room's public description (no secrets; the seed only once the game is over)."""
+        rules = self.state.rules
+        return {
+            "code": self.code,
+            "rules": rules_info(rules),
+            "keeper": self.keeper,
+            "hints": self.hints,
+            "status": self.status,
+            "commitment": self.commitment or None,
+            "seed": self.seed if self.finished and self.seed else None,
+            "rematch_of": self.rematch_of,
+            "rematch_code": self.rematch_code,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "claimed": s.claimed or s.is_bot,
+                    "online": self.online.get(s.seat, 0) > 0 or s.is_bot,
+                }
+                for s in self.seats
+            ],
+        }
+
+    def log(self) -> GameLog:
+        """The game log; its meta holds the commitment, and the seed once the game is over."""
+        meta: dict[str, Any] = {"room": self.code, "commitment": self.commitment or None}
+        if self.finished and self.seed:
+            meta["seed"] = self.seed
+        return GameLog(
+            rules=self.rules,
+            players=tuple(s.name for s in self.seats),
+            actions=tuple(self.actions),
+            keeper=self.keeper,
+            meta=meta,
+        )
+
+
+Listener = Callable[[Room, dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(slots=True)
+class ActResult:
+    """What one accepted action did: the events appended and the resulting view."""
+
+    seq: int
+    events: list[str]
+    view: dict[str, Any]
+
+
+class Service:
+    """Rooms, seats and the event log on one database.
+
+    Args:
+        engine: the SQLAlchemy engine (already migrated).
+        bot_delay: seconds a bot waits before each action (0 in tests and benchmarks).
+    """
+
+    def __init__(self, engine: Engine, bot_delay: float = 0.4) -> None:
+        self.engine = engine
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+        self.listeners: list[Listener] = []
+        self._rng = np.random.default_rng()
+
+    # -- loading ---------------------------------------------------------------------------------
+    def _load(self, session: Session, row: RoomRow) -> Room:
+        seats = [
+            Seat(s.seat, s.name, s.kind, s.token_hash, s.claimed)
+            for s in session.scalars(select(SeatRow).where(SeatRow.room_id == row.id).order_by(SeatRow.seat))
+        ]
+        state = new_game(row.rules, [s.name for s in seats], keeper=row.keeper)
+        stream = DiceStream(row.seed) if row.seed else None
+        actions: list[str] = []
+        for ev in session.scalars(select(EventRow).where(EventRow.room_id == row.id).order_by(EventRow.seq)):
+            action = Action.parse(ev.action)
+            if isinstance(action, Throw) and stream is not None:
+                stream.next(state.pending, state.rules.faces)  # keep the stream in step with the log
+            state = state.apply(action)
+            actions.append(ev.action)
+        return Room(
+            id=row.id,
+            code=row.code,
+            rules=row.rules,
+            keeper=row.keeper,
+            hints=row.hints,
+            seed=row.seed,
+            commitment=row.commitment,
+            seats=seats,
+            state=state,
+            seq=len(actions),
+            actions=actions,
+            stream=stream,
+            status=row.status,
+            rematch_of=row.rematch_of,
+            rematch_code=row.rematch_code,
+        )
+
+    def resume_all(self) -> list[str]:
+        """Load every unfinished room from the log (server start); returns their codes."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(RoomRow).where(RoomRow.status == "playing")).all()
+            for row in rows:
+                self.rooms[row.code] = self._load(session, row)
+        return [r.code for r in rows]
+
+    def room(self, code: str) -> Room:
+        """The room with this join code (loaded from the database if not cached).
+
+        Raises:
+            ActError: no such room.
+        """
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        with Session(self.engine) as session:
+            row = session.scalar(select(RoomRow).where(RoomRow.code == code))
+            if row is None:
+                raise ActError("no_room", f"there is no room {code!r}")
+            room = self._load(session, row)
+        self.rooms[code] = room
+        return room
+
+    def reload(self, code: str) -> Room:
+        """Drop the cached room and rebuild it from the log (after a conflicting writer)."""
+        old = self.rooms.pop(code, None)
+        room = self.room(code)
+        if old is not None:
+            room.online = old.online
+            room.lock = old.lock
+        return room
+
+    # -- rooms -----------------------------------------------------------------------------------
+    def create_room(
+        self,
+        rules: str,
+        seats: list[tuple[str, str]],
+        *,
+        hints: bool = False,
+        keeper: bool = False,
+        rematch_of: Room | None = None,
+    ) -> tuple[Room, dict[int, str]]:
+        """Create a room and start its game.
+
+        Args:
+            rules: rule-set text.
+            seats: (name, kind) per seat; kind ``human`` or ``bot:NAME``.
+            hints: whether the hint panel is on.
+            keeper: score-keeper room (the table enters real dice).
+            rematch_of: the finished room this one replays; its seats keep their tokens.
+
+        Returns:
+            The room and the token of the first human seat (claimed for the creator), by seat.
+
+        Raises:
+            ActError: a bad rule set, seat kind or player list.
+        """
+        try:
+            rs = get_rules(rules)
+        except PaschError as exc:
+            raise ActError("bad_request", str(exc)) from None
+        clean: list[tuple[str, str]] = []
+        for n, (name, kind) in enumerate(seats):
+            try:
+                k = seat_kind(kind)
+            except ValueError as exc:
+                raise ActError("bad_request", str(exc)) from None
+            nm = " ".join(str(name).split())[:MAX_NAME] or f"Player {n + 1}"
+            clean.append((nm, k))
+        try:
+            new_game(rs, [n for n, _ in clean], keeper=keeper)
+        except PaschError as exc:
+            raise ActError("bad_request", str(exc)) from None
+        seed = "" if keeper else new_seed()
+        commitment = commitment_of(seed) if seed else ""
+        tokens: dict[int, str] = {}
+        hashes: list[str | None] = []
+        for n, (_, kind) in enumerate(clean):
+            if rematch_of is not None:
+                hashes.append(rematch_of.seats[n].token_hash)
+            elif kind == "human" and not tokens:
+                tokens[n] = secrets.token_urlsafe(24)
+                hashes.append(hash_token(tokens[n]))
+            else:
+                hashes.append(None)
+        with Session(self.engine) as session, session.begin():
+            for _ in range(20):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                if session.scalar(select(RoomRow.id).where(RoomRow.code == code)) is None:
+                    break
+            row = RoomRow(
+                code=code,
+                rules=rs.id,
+                keeper=keeper,
+                hints=hints,
+                status="playing",
+                seed=seed,
+                commitment=commitment,
+                rematch_of=rematch_of.code if rematch_of else None,
+            )
+            session.add(row)
+            session.flush()
+            for n, ((name, kind), h) in enumerate(zip(clean, hashes, strict=True)):
+                session.add(SeatRow(room_id=row.id, seat=n, name=name, kind=kind, token_hash=h, claimed=h is not None))
+            room_id = row.id
+        room = Room(
+            id=room_id,
+            code=code,
+            rules=rs.id,
+            keeper=keeper,
+            hints=hints,
+            seed=seed,
+            commitment=commitment,
+            seats=[Seat(n, nm, k, h, h is not None) for n, ((nm, k), h) in enumerate(zip(clean, hashes, strict=True))],
+            state=new_game(rs, [n for n, _ in clean], keeper=keeper),
+            stream=DiceStream(seed) if seed else None,
+            rematch_of=rematch_of.code if rematch_of else None,
+        )
+        self.rooms[code] = room
+        return room, tokens
+
+    def claim_seat(self, code: str, seat: int | None = None, name: str | None = None) -> tuple[int, str]:
+        """Give an unclaimed human seat of a room to a joining player.
+
+        Returns:
+            The seat index and its new secret token.
+
+        Raises:
+            ActError: no room, the room is full, or the seat is taken or not human.
+        """
+        room = self.room(code)
+        free = [s for s in room.seats if not s.claimed and not s.is_bot]
+        if seat is not None:
+            free = [s for s in free if s.seat == seat]
+        if not free or room.finished:
+            raise ActError("room_full", f"room {room.code} has no free seat" + (f" {seat}" if seat is not None else ""))
+        target = free[0]
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+        with Session(self.engine) as session, session.begin():
+            row = session.scalar(
+                select(SeatRow).where(SeatRow.room_id == room.id, SeatRow.seat == target.seat).with_for_update()
+            )
+            if row is None or row.claimed:
+                raise ActError("room_full", f"seat {target.seat} of room {room.code} is taken")
+            row.claimed = True
+            row.token_hash = digest
+        target.claimed = True
+        target.token_hash = digest
+        return target.seat, token
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Open rooms: unfinished, with a free human seat, newest first."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(RoomRow.code, RoomRow.rules, RoomRow.keeper, RoomRow.created_at)
+                .join(SeatRow, SeatRow.room_id == RoomRow.id)
+                .where(RoomRow.status == "playing", SeatRow.claimed.is_(False), SeatRow.kind == "human")
+                .group_by(RoomRow.id, RoomRow.code, RoomRow.rules, RoomRow.keeper, RoomRow.created_at)
+                .order_by(RoomRow.created_at.desc())
+                .limit(50)
+            ).all()
+        return [{"code": r.code, "rules": r.rules, "keeper": r.keeper} for r in rows]
+
+    async def rematch(self, code: str, token: str | None) -> Room:
+        """A new room with the same rules and seats (same tokens), once the game is over; idempotent.
+
+        Raises:
+            ActError: no room, not a seat of it, or the game is not over.
+        """
+        room = self.room(code)
+        async with room.lock:
+            if room.seat_of(token) is None:
+                raise ActError("bad_token", "only a seated player can ask for a rematch")
+            if not room.finished:
+                raise ActError("not_finished", "the game is not over yet")
+            if room.rematch_code:
+                return self.room(room.rematch_code)
+            new, _ = self.create_room(
+                room.rules,
+                [(s.name, s.kind) for s in room.seats],
+                hints=room.hints,
+                keeper=room.keeper,
+                rematch_of=room,
+            )
+            with Session(self.engine) as session, session.begin():
+                row = session.get(RoomRow, room.id)
+                if row is not None:
+                    row.rematch_code = new.code
+            room.rematch_code = new.code
+            await self._emit(room, {"type": "rematch", "code": new.code})
+        self.schedule_bots(new)
+        return new
+
+    # -- actions ---------------------------------------------------------------------------------
+    async def act(
+        self, code: str, seat: int | None, text: str, on_commit: Callable[[ActResult], None] | None = None
+    ) -> ActResult:
+        """Validate and apply an action of ``seat``, append its events, then broadcast.
+
+        ``on_commit`` runs once the events are committed and before the broadcast (the acknowledgement).
+
+        Raises:
+            ActError: the action is refused (code ``spectator``, ``bad_action``, ``not_your_turn``,
+                ``illegal``, ``no_throw``, ``game_over`` or ``conflict``); nothing changed.
+        """
+        room = self.room(code)
+        async with room.lock:
+            result = self._act_locked(room, seat, text)
+            if on_commit is not None:
+                on_commit(result)
+            # Listeners only queue the message, so updates leave in the order of the log.
+            await self._emit(room, {"type": "update", "by": seat, "events": result.events, "state": result.view})
+        self.schedule_bots(room)
+        return result
+
+    def _act_locked(self, room: Room, seat: int | None, text: str) -> ActResult:
+        if seat is None:
+            raise ActError("spectator", "spectators watch; join a seat to play")
+        try:
+            action = Action.parse(text)
+        except (InvalidActionError, PaschError) as exc:
+            raise ActError("bad_action", str(exc)) from None
+        if isinstance(action, Throw) and not room.keeper:
+            raise ActError("no_throw", "the server throws the dice; send 'roll' or 'keep ...'")
+        state = room.state
+        if state.is_terminal:
+            raise ActError("game_over", "the game is over")
+        if seat != state.current_player:
+            raise ActError(
+                "not_your_turn", f"{str(action)!r}: it is {state.current_name}'s turn, not {room.seats[seat].name}'s"
+            )
+        try:
+            new = state.apply(action, player=seat)
+        except InvalidActionError as exc:
+            raise ActError("bad_action", str(exc)) from None
+        except (IllegalActionError, PaschError) as exc:
+            raise ActError("illegal", str(exc)) from None
+        events: list[tuple[int | None, str]] = [(seat, str(action))]
+        if new.is_chance_node and room.stream is not None:
+            throw = Throw(room.stream.next(new.pending, new.rules.faces))
+            new = new.apply(throw)
+            events.append((None, str(throw)))
+        self._append(room, events, new)
+        room.state = new
+        room.actions.extend(t for _, t in events)
+        room.seq += len(events)
+        return ActResult(room.seq, [t for _, t in events], state_view(new, room.seq))
+
+    def _append(self, room: Room, events: list[tuple[int | None, str]], new: Any) -> None:
+        """Append events (and the result when the game ends) in one transaction."""
+        now = datetime.now(UTC)
+        try:
+            with Session(self.engine) as session, session.begin():
+                for n, (seat, text) in enumerate(events, start=room.seq + 1):
+                    session.add(EventRow(room_id=room.id, seq=n, seat=seat, action=text, created_at=now))
+                if new.is_terminal:
+                    outcome = new.outcome()
+                    for s, name in enumerate(new.players):
+                        session.add(
+                            ResultRow(
+                                room_id=room.id, seat=s, name=name, total=outcome.totals[s], rank=outcome.ranks[s]
+                            )
+                        )
+                    row = session.get(RoomRow, room.id)
+                    if row is not None:
+                        row.status = "finished"
+                        row.finished_at = now
+        except IntegrityError:
+            # Another writer took this seq: our cache is stale. Rebuild from the log; nothing was applied.
+            self.reload(room.code)
+            raise ActError("conflict", "another action was recorded first; the state was reloaded") from None
+        if new.is_terminal:
+            room.status = "finished"
+
+    def hint(self, code: str, seat: int | None) -> dict[str, Any]:
+        """The hint for the player to act: the best available bot's choice and the score options.
+
+        Raises:
+            ActError: hints are off, the asker is a spectator, or it is not their turn.
+        """
+        room = self.room(code)
+        if not room.hints:
+            raise ActError("hints_off", "hints are off in this room")
+        if seat is None:
+            raise ActError("spectator", "spectators get no hints")
+        state = room.state
+        if state.is_terminal or state.is_chance_node or seat != state.current_player:
+            raise ActError("not_your_turn", "hints are for the player to act")
+        return {"type": "hint", "seq": room.seq, "suggest": hint_for(state, self._rng)}
+
+    # -- bots ------------------------------------------------------------------------------------
+    def schedule_bots(self, room: Room) -> None:
+        """Start the room's bot task if a bot is to act and none is running."""
+        if room.finished or room.state.is_chance_node:
+            return
+        if not room.seats[room.state.current_player].is_bot:
+            return
+        if room.bot_task is not None and not room.bot_task.done():
+            return
+        room.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(room.code))
+
+    async def _bot_loop(self, code: str) -> None:
+        while True:
+            room = self.room(code)
+            if room.finished:
+                return
+            seat = room.state.current_player
+            if not room.seats[seat].is_bot or room.state.is_chance_node:
+                return
+            await asyncio.sleep(self.bot_delay)
+            room = self.room(code)
+            if room.state.current_player != seat or room.finished:
+                continue
+            bot = make_bot(room.seats[seat].kind)
+            try:
+                action = bot.choose(room.state, self._rng)
+                async with room.lock:
+                    result = self._act_locked(room, seat, str(action))
+                    await self._emit(
+                        room, {"type": "update", "by": seat, "events": result.events, "state": result.view}
+                    )
+            except ActError:
+                await asyncio.sleep(0.05)  # a conflict: the room was reloaded; look again
+                continue
+
+    # -- broadcasting ----------------------------------------------------------------------------
+    async def _emit(self, room: Room, message: dict[str, Any]) -> None:
+        """Hand a message to every listener; listeners must only queue it, never wait on a client."""
+        for listener in list(self.listeners):
+            await listener(room, message)

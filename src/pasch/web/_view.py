@@ -1,0 +1,118 @@
+"""The JSON view of a game state that the server broadcasts (see ``docs/protocol.md``).
+
+Everything here is read from the engine: the client draws it and never computes a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pasch.engine import GameState, Keep, KnasterState, Roll, State, cell_name
+
+__all__ = ["rules_info", "state_view"]
+
+
+def rules_info(rules: Any) -> dict[str, Any]:
+    """The static description of a rule set the page needs (boxes, columns, bonus)."""
+    return {
+        "id": rules.id,
+        "name": rules.name,
+        "kind": rules.kind.value,
+        "dice": rules.dice,
+        "faces": rules.faces,
+        "throws": rules.throws,
+        "boxes": [{"id": c.id, "upper": c.is_upper} for c in rules.categories],
+        "columns": [o.value for o in rules.columns],
+        "bonus_threshold": rules.bonus_threshold,
+        "bonus": rules.bonus,
+        "min_players": rules.min_players,
+        "max_players": rules.max_players,
+    }
+
+
+def _sheet_view(state: GameState) -> dict[str, Any]:
+    rules = state.rules
+    upper_boxes = sum(1 for c in rules.categories if c.is_upper)
+    sheets = []
+    for p, sheet in enumerate(state.sheets):
+        cols = []
+        for c, col in enumerate(sheet.columns):
+            t = state.column_totals(p, c)
+            cols.append(
+                {
+                    "scores": list(col.scores),
+                    "doubled": sorted(col.doubled),
+                    "upper": t.upper,
+                    "bonus": t.bonus,
+                    "lower": t.lower,
+                    "extra": t.extra,
+                    "total": t.total,
+                    "upper_open": sum(1 for i, s in enumerate(col.scores[:upper_boxes]) if s is None),
+                }
+            )
+        sheets.append(cols)
+    options = [
+        {"column": c, "box": o.index, "points": o.total, "action": str(state._score_action(c, o.index))}
+        for c, o in state.score_options()
+    ]
+    legal = state.legal_actions()
+    return {
+        "sheets": sheets,
+        "dice": list(state.dice) if state.dice is not None else None,
+        "throws": state.throws,
+        "throws_left": state.throws_left,
+        "sharp": state.sharp,
+        "announced": state.announced,
+        "options": options,
+        "can_roll": any(isinstance(a, Roll) for a in legal),
+        "can_keep": any(isinstance(a, Keep) for a in legal),
+        "announce": [str(a) for a in legal if type(a).__name__ == "Announce"],
+        "can_enter": state.keeper and state.dice is None and not state.is_terminal,
+    }
+
+
+def _knaster_view(state: KnasterState) -> dict[str, Any]:
+    grids = []
+    for g in state.grids:
+        grids.append(
+            {
+                "numbers": list(g.numbers),
+                "circled": [bool(g.circled >> i & 1) for i in range(25)],
+            }
+        )
+    legal = state.legal_actions() if not state.is_chance_node else ()
+    return {
+        "grids": grids,
+        "cells": [cell_name(r, c) for r in range(5) for c in range(5)],
+        "dice": list(state.dice) if state.dice is not None else None,
+        "number": state.number,
+        "duties": [str(d) for d in state.duties],
+        "legal": [str(a) for a in legal],
+        "can_roll": any(isinstance(a, Roll) for a in legal),
+        "last_number": state.end_announced,
+    }
+
+
+def state_view(state: State, seq: int) -> dict[str, Any]:
+    """The whole public state after event ``seq`` (the number of events applied)."""
+    terminal = bool(state.is_terminal)
+    view: dict[str, Any] = {
+        "seq": seq,
+        "players": list(state.players),
+        "current": state.current_player,
+        "round": state.round,
+        "terminal": terminal,
+        "pending": state.pending,
+        "keeper": bool(state.keeper),
+        "totals": list(state.totals()),
+    }
+    if isinstance(state, KnasterState):
+        view["kind"] = "knaster"
+        view.update(_knaster_view(state))
+    else:
+        view["kind"] = "sheet"
+        view.update(_sheet_view(state))
+    if terminal:
+        out = state.outcome()
+        view["outcome"] = {"ranks": list(out.ranks), "winners": list(out.winners)}
+    return view
