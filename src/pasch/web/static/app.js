@@ -1,0 +1,475 @@
+// pasch web client: draws what the server sends; every rule is decided by the server's engine.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const I18N = window.PASCH_I18N;
+  let lang = localStorage.getItem("pasch:lang") || (navigator.language || "en").slice(0, 2);
+  if (!I18N[lang]) lang = "en";
+  const t = (key, vars) => {
+    let s = (I18N[lang] && I18N[lang][key]) || I18N.en[key] || key.replace(/_/g, " ");
+    for (const k in vars || {}) s = s.replace("{" + k + "}", vars[k]);
+    return s;
+  };
+  const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+
+  const app = { code: null, room: null, state: null, seat: null, ws: null, held: new Set(), cursor: 0, rules: [] };
+
+  function translatePage() {
+    document.documentElement.lang = lang;
+    $("lang").value = lang;
+    document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+    $("dice").setAttribute("aria-label", t("dice_now", { d: "" }).replace(/[: ]+$/, ""));
+    if (app.state) render();
+  }
+
+  // -- home: create, join, lobby -------------------------------------------------------------------------
+  function seatRow(name, kind) {
+    const row = document.createElement("div");
+    row.className = "seat";
+    const n = document.querySelectorAll("#seats .seat").length + 1;
+    row.innerHTML =
+      '<label><span class="sr-only"></span><input class="seat-name" maxlength="24"></label> ' +
+      '<select class="seat-kind"><option value="human"></option><option value="bot:greedy"></option>' +
+      '<option value="bot:optimal"></option><option value="bot:random"></option></select> ' +
+      '<button type="button" class="seat-remove"></button>';
+    row.querySelector(".sr-only").textContent = t("name") + " " + n;
+    row.querySelector(".seat-name").value = name;
+    row.querySelector(".seat-name").setAttribute("aria-label", t("name") + " " + n);
+    const opts = row.querySelectorAll("option");
+    opts[0].textContent = t("human");
+    opts[1].textContent = t("bot") + " (greedy)";
+    opts[2].textContent = t("bot") + " (optimal)";
+    opts[3].textContent = t("bot") + " (random)";
+    row.querySelector(".seat-kind").value = kind;
+    row.querySelector(".seat-kind").setAttribute("aria-label", t("player") + " " + n);
+    const rm = row.querySelector(".seat-remove");
+    rm.textContent = "×";
+    rm.setAttribute("aria-label", t("remove"));
+    rm.onclick = () => { if (document.querySelectorAll("#seats .seat").length > 1) row.remove(); };
+    $("seats").appendChild(row);
+  }
+
+  async function showHome() {
+    $("home").hidden = false;
+    $("game").hidden = true;
+    $("room-label").textContent = "";
+    if (!document.querySelector("#seats .seat")) {
+      seatRow(localStorage.getItem("pasch:name") || t("player") + " 1", "human");
+      seatRow(t("player") + " 2", "human");
+    }
+    try {
+      const rules = await (await fetch("/api/rules")).json();
+      $("rules").innerHTML = "";
+      for (const r of rules) {
+        const o = document.createElement("option");
+        o.value = r.id;
+        o.textContent = r.name + " (" + r.id + ")";
+        $("rules").appendChild(o);
+      }
+      const lobby = await (await fetch("/api/rooms")).json();
+      $("lobby").innerHTML = "";
+      if (!lobby.length) $("lobby").textContent = t("no_rooms");
+      for (const r of lobby) {
+        const li = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = "/r/" + r.code;
+        a.textContent = r.code + " — " + r.rules + (r.keeper ? " (" + t("keeper") + ")" : "");
+        li.appendChild(a);
+        $("lobby").appendChild(li);
+      }
+    } catch (e) { showError(String(e)); }
+  }
+
+  $("add-seat").onclick = () => seatRow(t("player") + " " + (document.querySelectorAll("#seats .seat").length + 1), "human");
+  $("create-form").onsubmit = async (ev) => {
+    ev.preventDefault();
+    const seats = [...document.querySelectorAll("#seats .seat")].map((row) => ({
+      name: row.querySelector(".seat-name").value, kind: row.querySelector(".seat-kind").value }));
+    localStorage.setItem("pasch:name", seats[0].name);
+    const body = { rules: $("rules").value, seats, hints: $("hints").checked, keeper: $("keeper").checked };
+    const res = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await res.json();
+    if (!res.ok) return showError(data.detail && data.detail.message ? data.detail.message : JSON.stringify(data.detail));
+    if (data.token) localStorage.setItem("pasch:token:" + data.code, data.token);
+    location.assign("/r/" + data.code);
+  };
+  $("join-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const code = $("join-code").value.trim().toUpperCase();
+    if (code) location.assign("/r/" + code);
+  };
+
+  // -- the room ------------------------------------------------------------------------------------------
+  function token() { return localStorage.getItem("pasch:token:" + app.code); }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(proto + "//" + location.host + "/ws/" + app.code);
+    app.ws = ws;
+    ws.onopen = () => { const tok = token(); if (tok) send({ type: "join", token: tok }); };
+    ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+    ws.onclose = () => { if (app.ws === ws) setTimeout(connect, 1000); };
+  }
+
+  function send(msg) { if (app.ws && app.ws.readyState === 1) app.ws.send(JSON.stringify(msg)); }
+  function act(action) { showError(""); send({ type: "act", action, id: Date.now() }); }
+
+  function onMessage(m) {
+    if (m.type === "welcome" || m.type === "state") {
+      app.room = m.room;
+      if (m.type === "welcome" && m.seat !== undefined && (m.seat !== null || !token())) app.seat = m.seat;
+      setState(m.state);
+    } else if (m.type === "update") {
+      setState(m.state);
+    } else if (m.type === "seats") {
+      if (app.room) { app.room.seats = m.seats; render(); }
+    } else if (m.type === "hint") {
+      $("hint-out").textContent = t("suggest", { a: m.suggest });
+    } else if (m.type === "rematch") {
+      if (app.room) app.room.rematch_code = m.code;
+      render();
+    } else if (m.type === "error") {
+      showError(m.message);
+    }
+  }
+
+  function setState(s) {
+    if (!s || (app.state && s.seq < app.state.seq)) return;
+    const changed = !app.state || s.seq !== app.state.seq;
+    app.state = s;
+    if (changed) { app.held.clear(); $("hint-out").textContent = ""; }
+    if (s.terminal && app.room && !app.room.seed) send({ type: "state" });  // fetch the revealed seed
+    render();
+  }
+
+  function showError(msg) { $("error").textContent = msg || ""; }
+
+  function myTurn() {
+    const s = app.state;
+    return s && app.seat !== null && !s.terminal && !s.pending && s.current === app.seat;
+  }
+
+  function render() {
+    const s = app.state, room = app.room;
+    if (!s || !room) return;
+    $("room-label").textContent = room.code + " · " + room.rules.name;
+    document.body.dataset.myturn = myTurn() ? "1" : "0";
+    document.body.dataset.terminal = s.terminal ? "1" : "0";
+    document.body.dataset.seq = String(s.seq);
+    const free = room.seats.some((x) => !x.claimed);
+    $("seat-panel").hidden = app.seat !== null || s.terminal;
+    $("take-seat").hidden = !free;
+    const link = location.origin + "/r/" + room.code;
+    $("share").textContent = t("share") + ": " + link;
+    $("commitment").textContent = room.commitment || "—";
+    // Status line: whose turn.
+    const st = $("status");
+    if (s.terminal) {
+      const names = s.outcome.winners.join(", ");
+      st.textContent = t("game_over") + " " + (s.outcome.winners.length > 1 ? t("tie", { names }) : t("winner", { names }));
+    } else {
+      const who = myTurn() ? t("your_turn") : t("turn_of", { name: s.players[s.current] });
+      st.textContent = who + " · " + t("round", { n: s.round });
+    }
+    st.classList.toggle("mine", myTurn());
+    $("hint-panel").hidden = !room.hints || app.seat === null || s.terminal;
+    $("hint").disabled = !myTurn();
+    if (s.kind === "sheet") renderSheetGame(s, room); else renderKnaster(s);
+    $("over").hidden = !s.terminal;
+    if (s.terminal) {
+      $("over-text").textContent = s.players.map((p, i) => p + ": " + s.totals[i]).join(" · ");
+      $("seed").textContent = room.seed || "…";
+      $("log-link").href = "/api/rooms/" + room.code + "/log";
+      $("rematch").hidden = app.seat === null;
+      if (room.rematch_code) {
+        $("rematch").textContent = t("rematch") + " → " + room.rematch_code;
+      }
+    }
+  }
+
+  function renderDice(s) {
+    const box = $("dice");
+    box.innerHTML = "";
+    const dice = s.dice || [];
+    const n = room().rules.dice;
+    for (let i = 0; i < n; i++) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "die";
+      const v = dice[i];
+      if (v === undefined) { b.textContent = "·"; b.classList.add("blank"); b.disabled = true; }
+      else {
+        b.textContent = v <= 6 ? FACES[v] : String(v);
+        b.setAttribute("aria-pressed", app.held.has(i) ? "true" : "false");
+        b.setAttribute("aria-label", t("die", { i: i + 1, v }) + (app.held.has(i) ? ", " + t("held") : ""));
+        b.disabled = !(myTurn() && s.can_keep);
+        b.onclick = () => toggleHold(i);
+      }
+      b.dataset.index = String(i);
+      box.appendChild(b);
+    }
+    $("dice-live").textContent = dice.length ? t("dice_now", { d: dice.join(" ") }) : "";
+  }
+
+  function room() { return app.room; }
+
+  function toggleHold(i) {
+    const s = app.state;
+    if (!myTurn() || !s.can_keep || !s.dice || i >= s.dice.length) return;
+    if (app.held.has(i)) app.held.delete(i); else app.held.add(i);
+    render();
+  }
+
+  function throwDice() {
+    const s = app.state;
+    if (!myTurn()) return;
+    if (s.can_roll) return act("roll");
+    if (s.can_keep && app.held.size < s.dice.length) {
+      const kept = [...app.held].map((i) => s.dice[i]).sort((a, b) => a - b);
+      act(("keep " + kept.join(" ")).trim());
+    }
+  }
+
+  function boxName(id) {
+    if (id === "yahtzee" && room().rules.id.startsWith("yatzy")) return "Yatzy";
+    return t(id);
+  }
+
+  function renderSheetGame(s, room) {
+    $("dice-area").hidden = false;
+    $("knaster-actions").innerHTML = "";
+    renderDice(s);
+    const mine = myTurn();
+    $("throw").hidden = s.keeper;
+    $("throw").disabled = !(mine && (s.can_roll || (s.can_keep && app.held.size < (s.dice || []).length)));
+    $("throws-left").textContent = s.keeper ? "" : t("throws_left", { n: s.throws_left });
+    $("enter-form").hidden = !(s.keeper && mine && s.can_enter);
+    const ann = $("announce");
+    ann.innerHTML = "";
+    if (mine) for (const a of s.announce) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = t("announce") + ": " + boxName(a.split(" ")[1]);
+      b.onclick = () => act(a);
+      ann.appendChild(b);
+    }
+    // The sheet: one row per box, one column per player and sheet column.
+    const rules = room.rules, ncol = rules.columns.length;
+    const opts = {};
+    for (const o of s.options) opts[o.column + ":" + o.box] = o;
+    const table = document.createElement("table");
+    table.className = "sheet";
+    const cap = document.createElement("caption");
+    cap.className = "sr-only";
+    cap.textContent = rules.name;
+    table.appendChild(cap);
+    const thead = table.createTHead(), hr = thead.insertRow();
+    const h0 = document.createElement("th");
+    h0.textContent = t("box");
+    h0.scope = "col";
+    hr.appendChild(h0);
+    s.players.forEach((p, i) => {
+      const th = document.createElement("th");
+      th.scope = "colgroup";
+      th.colSpan = ncol;
+      const seat = room.seats[i];
+      th.textContent = p + (i === app.seat ? " ★" : "") + (seat && !seat.online ? " (" + t("offline") + ")" : "");
+      if (i === s.current && !s.terminal) th.className = "current";
+      hr.appendChild(th);
+    });
+    if (ncol > 1) {
+      const r2 = thead.insertRow();
+      r2.appendChild(document.createElement("th"));
+      s.players.forEach(() => rules.columns.forEach((c, k) => {
+        const th = document.createElement("th");
+        th.textContent = t("column", { n: k + 1 }) + " " + c;
+        r2.appendChild(th);
+      }));
+    }
+    const tb = table.createTBody();
+    const optionButtons = [];
+    const upperCount = rules.boxes.filter((b) => b.upper).length;
+    const addSumRow = (label, cell) => {
+      const tr = tb.insertRow();
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = label;
+      tr.appendChild(th);
+      s.players.forEach((_, p) => s.sheets[p].forEach((col, c) => {
+        const td = tr.insertCell();
+        td.className = "sum";
+        cell(td, col, p, c);
+      }));
+    };
+    rules.boxes.forEach((box, bi) => {
+      if (bi === upperCount && upperCount > 0) {
+        addSumRow(t("upper"), (td, col) => { td.textContent = col.upper; });
+        if (rules.bonus_threshold) addSumRow(t("bonus"), (td, col) => {
+          const pct = Math.min(100, Math.round(100 * col.upper / rules.bonus_threshold));
+          td.innerHTML = "";
+          td.append(col.bonus ? String(col.bonus) : col.upper + "/" + rules.bonus_threshold);
+          const bar = document.createElement("div");
+          bar.className = "bonus-bar";
+          bar.setAttribute("role", "progressbar");
+          bar.setAttribute("aria-valuemin", "0");
+          bar.setAttribute("aria-valuemax", String(rules.bonus_threshold));
+          bar.setAttribute("aria-valuenow", String(col.upper));
+          bar.setAttribute("aria-label", t("bonus"));
+          const fill = document.createElement("span");
+          fill.style.width = pct + "%";
+          bar.appendChild(fill);
+          td.appendChild(bar);
+        });
+      }
+      const tr = tb.insertRow();
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = boxName(box.id);
+      tr.appendChild(th);
+      s.players.forEach((_, p) => s.sheets[p].forEach((col, c) => {
+        const td = tr.insertCell();
+        const v = col.scores[bi];
+        const o = p === s.current && !s.terminal ? opts[c + ":" + bi] : undefined;
+        if (v !== null) {
+          td.textContent = String(v);
+          if (col.doubled.includes(bi)) td.classList.add("doubled");
+        } else if (o && mine) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = "opt" + (o.points === 0 ? " zero" : "");
+          b.textContent = String(o.points);
+          b.dataset.action = o.action;
+          b.setAttribute("aria-label", boxName(box.id) + (ncol > 1 ? " " + t("column", { n: c + 1 }) : "") + ": " + o.points);
+          b.onclick = () => act(o.action);
+          optionButtons.push(b);
+          td.appendChild(b);
+        } else if (o) {
+          td.textContent = "(" + o.points + ")";
+          td.className = "small";
+        }
+      }));
+    });
+    if (rules.boxes.some((b) => !b.upper)) addSumRow(t("extra"), (td, col) => { td.textContent = col.extra || ""; });
+    addSumRow(t("total"), (td, col) => { td.textContent = col.total; });
+    if (ncol > 1) {
+      const tr = tb.insertRow();
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = t("total");
+      tr.appendChild(th);
+      s.players.forEach((_, p) => { const td = tr.insertCell(); td.colSpan = ncol; td.className = "sum"; td.textContent = s.totals[p]; });
+    }
+    const wrap = $("sheet-wrap");
+    const focused = document.activeElement && document.activeElement.classList.contains("opt");
+    wrap.innerHTML = "";
+    wrap.appendChild(table);
+    app.optionButtons = optionButtons;
+    if (app.cursor >= optionButtons.length) app.cursor = 0;
+    optionButtons.forEach((b, i) => b.classList.toggle("sel", i === app.cursor));
+    if (focused && optionButtons[app.cursor]) optionButtons[app.cursor].focus();
+  }
+
+  function renderKnaster(s) {
+    $("throw").hidden = false;
+    $("throw").disabled = !(myTurn() && s.can_roll);
+    $("enter-form").hidden = true;
+    $("announce").innerHTML = "";
+    renderDice(s);
+    $("throws-left").textContent = s.number ? t("number", { n: s.number }) : "";
+    const acts = $("knaster-actions");
+    acts.innerHTML = "";
+    if (myTurn()) for (const a of s.legal) {
+      if (a === "roll") continue;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = a === "pass" ? t("pass") : a;
+      b.dataset.action = a;
+      b.className = "opt";
+      b.onclick = () => act(a);
+      acts.appendChild(b);
+    }
+    app.optionButtons = [...acts.querySelectorAll("button")];
+    const wrap = $("sheet-wrap");
+    wrap.innerHTML = "";
+    const grids = document.createElement("div");
+    grids.className = "grids";
+    s.grids.forEach((g, p) => {
+      const fig = document.createElement("figure");
+      const cap = document.createElement("figcaption");
+      cap.textContent = s.players[p] + ": " + s.totals[p] + (p === s.current && !s.terminal ? " ◀" : "");
+      fig.appendChild(cap);
+      const table = document.createElement("table");
+      table.className = "kgrid";
+      for (let r = 0; r < 5; r++) {
+        const tr = table.insertRow();
+        for (let c = 0; c < 5; c++) {
+          const i = r * 5 + c, td = tr.insertCell();
+          td.title = s.cells[i];
+          const span = document.createElement("span");
+          span.textContent = g.numbers[i] ? String(g.numbers[i]) : "";
+          td.appendChild(span);
+          if (g.circled[i]) td.className = "ring";
+        }
+      }
+      fig.appendChild(table);
+      grids.appendChild(fig);
+    });
+    wrap.appendChild(grids);
+  }
+
+  $("throw").onclick = throwDice;
+  $("hint").onclick = () => send({ type: "hint" });
+  $("take-seat").onclick = async () => {
+    const res = await fetch("/api/rooms/" + app.code + "/join", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const data = await res.json();
+    if (!res.ok) return showError(data.detail && data.detail.message);
+    localStorage.setItem("pasch:token:" + app.code, data.token);
+    send({ type: "join", token: data.token });
+  };
+  $("rematch").onclick = async () => {
+    if (app.room.rematch_code) return location.assign("/r/" + app.room.rematch_code);
+    const res = await fetch("/api/rooms/" + app.code + "/rematch", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: token() }) });
+    const data = await res.json();
+    if (!res.ok) return showError(data.detail && data.detail.message);
+    localStorage.setItem("pasch:token:" + data.code, token());
+    location.assign("/r/" + data.code);
+  };
+  $("enter-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const dice = $("enter-dice").value.replace(/[^0-9]/g, "").split("").join(" ");
+    act("enter " + dice + ($("enter-sharp").checked ? " sharp" : ""));
+    $("enter-dice").value = "";
+  };
+  $("lang").onchange = () => { lang = $("lang").value; localStorage.setItem("pasch:lang", lang); translatePage(); };
+
+  // Keyboard shortcuts, as in the terminal game.
+  document.addEventListener("keydown", (ev) => {
+    if (!app.state || $("game").hidden) return;
+    const tag = (ev.target && ev.target.tagName) || "";
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const btns = app.optionButtons || [];
+    const move = (d) => {
+      if (!btns.length) return;
+      app.cursor = (app.cursor + d + btns.length) % btns.length;
+      btns.forEach((b, i) => b.classList.toggle("sel", i === app.cursor));
+      btns[app.cursor].focus();
+    };
+    if (/^[1-9]$/.test(ev.key)) { toggleHold(Number(ev.key) - 1); ev.preventDefault(); }
+    else if (ev.key === " " || ev.key === "r") { throwDice(); ev.preventDefault(); }
+    else if (ev.key === "ArrowDown" || ev.key === "j" || ev.key === "ArrowRight") { move(1); ev.preventDefault(); }
+    else if (ev.key === "ArrowUp" || ev.key === "k" || ev.key === "ArrowLeft") { move(-1); ev.preventDefault(); }
+    else if (ev.key === "Enter" && btns[app.cursor] && myTurn()) { btns[app.cursor].click(); ev.preventDefault(); }
+    else if (ev.key === "h" && app.room && app.room.hints) { send({ type: "hint" }); ev.preventDefault(); }
+  });
+
+  const m = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
+  translatePage();
+  if (m) {
+    app.code = m[1].toUpperCase();
+    $("home").hidden = true;
+    $("game").hidden = false;
+    connect();
+  } else {
+    showHome();
+  }
+})();
