@@ -94,17 +94,14 @@ def main() -> None:
     rows.append(("simulate yahtzee, optimal", f"{args.games / seconds:,.0f} games/s", "target >= 100,000"))
 
     masks, flags, uppers, rolls, left, sharps = random_situations(solver, 20_000)
-    solver.best_batch(masks[:10], flags[:10], uppers[:10], rolls[:10], left[:10], sharps[:10])
-    one = best_of(
-        lambda: solver.best_batch(masks[:1], flags[:1], uppers[:1], rolls[:1], left[:1], sharps[:1], threads=1), 1
-    )
-    reps = 2000
+    from pasch.solver import StateKey
+
+    keys = [StateKey(int(masks[q]), int(flags[q]), int(uppers[q])) for q in range(2000)]
+    solver.best_index(keys[0], int(rolls[0]), int(left[0]), bool(sharps[0]))
     start = time.perf_counter()
-    for q in range(reps):
-        s = slice(q, q + 1)
-        solver.best_batch(masks[s], flags[s], uppers[s], rolls[s], left[s], sharps[s], threads=1)
-    single = (time.perf_counter() - start) / reps
-    del one
+    for q in range(2000):
+        solver.best_index(keys[q], int(rolls[q]), int(left[q]), bool(sharps[q]))
+    single = (time.perf_counter() - start) / 2000
     rows.append(("one advice (best action, kernel)", f"{single * 1e6:.1f} us", "target <= 10 us"))
     scores = [None] * solver.prep.n_boxes
     solver.options(scores, "13356", 2)

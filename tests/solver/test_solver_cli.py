@@ -70,7 +70,7 @@ def test_simulate_json_statistics() -> None:
     assert data["games"] == 300 and data["min"] <= data["median"] <= data["max"]
     assert sum(b["count"] for b in data["histogram"]) == 300
     assert data["se"] == pytest.approx(data["sd"] / 300**0.5)
-    code2, out2, _ = run("simulate", "--rules", RULES, "--games", "300", "--seed", "4", "--json")
+    _, out2, _ = run("simulate", "--rules", RULES, "--games", "300", "--seed", "4", "--json")
     assert json.loads(out2)["mean"] == data["mean"]
 
 

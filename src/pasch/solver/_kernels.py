@@ -1,4 +1,5 @@
 # ruff: noqa: N803, N806  (V, X, A, L, W: the names of the tables and lanes in the docstrings)
+# mypy: allow-untyped-defs
 """Numba kernels of the solver. Private: they take arrays and scalars only (see ``_prep.Prep``).
 
 Layout: the value table is ``V[mask, flag, upper]`` with the capped upper total innermost, so every
@@ -19,7 +20,7 @@ NEG = -1.0e30
 
 
 @njit(cache=True, inline="always")
-def _rows(V, mask, flag, u0, L, thr, bonus, n_flags, row_box, row_up, row_mode, X):  # type: ignore[no-untyped-def]
+def _rows(V, mask, flag, u0, L, thr, bonus, n_flags, row_box, row_up, row_mode, X):
     """Next-state value rows: ``X[row, j]`` for upper total ``u0 + j``, row = (box, upper points)."""
     for row in range(row_box.shape[0]):
         b = row_box[row]
@@ -50,7 +51,7 @@ def _rows(V, mask, flag, u0, L, thr, bonus, n_flags, row_box, row_up, row_mode, 
 
 
 @njit(cache=True, inline="always")
-def _legal(mask, yclass, tier, group_match, n, legal, nlegal, ctxg):  # type: ignore[no-untyped-def]
+def _legal(mask, yclass, tier, group_match, n, legal, nlegal, ctxg):
     """Legal boxes of each roll group, and each group's scoring context, for a filled-box mask."""
     for g in range(group_match.shape[0]):
         mt = group_match[g]
@@ -70,7 +71,7 @@ def _legal(mask, yclass, tier, group_match, n, legal, nlegal, ctxg):  # type: ig
 
 
 @njit(cache=True, inline="always")
-def _stops(X, L, legal, nlegal, ctxg, grp, rowsel, cval, zrow, nz, n_nz, m0, stop):  # type: ignore[no-untyped-def]
+def _stops(X, L, legal, nlegal, ctxg, grp, rowsel, cval, zrow, nz, n_nz, m0, stop):
     """``stop[s, r, lane]``: best box entry for throw ``r`` (sharp flag ``s``) plus the future value.
 
     Throws that are not all alike start from the best zero entry (``m0``) and look only at the boxes
@@ -117,7 +118,7 @@ def _stops(X, L, legal, nlegal, ctxg, grp, rowsel, cval, zrow, nz, n_nz, m0, sto
 
 
 @njit(cache=True, inline="always")
-def _turn(stop, A, Sv, tmp2, L, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save):  # type: ignore[no-untyped-def]
+def _turn(stop, A, Sv, tmp2, L, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save):
     """Run ``stages`` keep stages; on return ``A``/``Sv`` hold the throw values with ``stages`` rolls left.
 
     ``save[t, keep]`` (when it has rows) receives the value of each keep with ``t`` rolls left after it.
@@ -191,7 +192,7 @@ def _turn(stop, A, Sv, tmp2, L, stages, keep_add, subs, n_sub, n_small, prob, in
 
 
 @njit(cache=True, inline="always")
-def _submax(A, k, subs, c, L, out, o, same):  # type: ignore[no-untyped-def]
+def _submax(A, k, subs, c, L, out, o, same):
     """``out[o] = max(A[sub] for each sub-keep of k)``, and of ``out[o]`` itself when ``same`` (the keep
     stage, where ``out`` is ``A`` and ``out[o]`` holds the keep's own value).
 
@@ -272,7 +273,7 @@ def _submax(A, k, subs, c, L, out, o, same):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _expect(A, Sv, stop, L, n_small, prob64, stages, acc):  # type: ignore[no-untyped-def]
+def _expect(A, Sv, stop, L, n_small, prob64, stages, acc):
     """Expected value at the start of a turn: the mean over the first throw (sharp dice).
 
     Accumulated in float64: a float32 sum of 252 terms would cost about 1e-5 per layer.
@@ -293,7 +294,7 @@ def _expect(A, Sv, stop, L, n_small, prob64, stages, acc):  # type: ignore[no-un
 
 
 @njit(cache=True, inline="always")
-def _rebase(X, L, mask, row_box, base):  # type: ignore[no-untyped-def]
+def _rebase(X, L, mask, row_box, base):
     """Subtract one next-state row from every row: turn values stay small, so float32 stays exact enough."""
     first = -1
     for row in range(row_box.shape[0]):
@@ -310,7 +311,7 @@ def _rebase(X, L, mask, row_box, base):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, parallel=True)
-def _solve_layer(  # type: ignore[no-untyped-def]
+def _solve_layer(
     V, masks, lo, hi_end, n_flags, y_box, thr, bonus, row_box, row_up, row_mode, tier,
     group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, prob64, inv_faces, stages,
     n_sharp, n_threads,
@@ -353,28 +354,111 @@ def _solve_layer(  # type: ignore[no-untyped-def]
                 dst[j] = acc[j] + base[j]
 
 
+@njit(cache=True, inline="always")
+def _stops1(x, legal, nlegal, ctxg, grp, rowsel, cval, zrow, nz, n_nz, stop):
+    """One-lane :func:`_stops` in plain scalar code (``x[row]``, ``stop[s, r]``); same arithmetic."""
+    bits = 0
+    m0 = NEG
+    for q in range(nlegal[0]):
+        bits |= 1 << legal[0, q]
+        v = x[zrow[legal[0, q]]]
+        if v > m0:
+            m0 = v
+    for s in range(stop.shape[0]):
+        for r in range(stop.shape[1]):
+            g = grp[r]
+            c = ctxg[g]
+            best = m0 if g == 0 else NEG
+            if g == 0:
+                for q in range(n_nz[s, r]):
+                    i = nz[s, r, q]
+                    if (bits >> i) & 1:
+                        v = x[rowsel[c, s, r, i]] + cval[c, s, r, i]
+                        if v > best:
+                            best = v
+            else:
+                for q in range(nlegal[g]):
+                    i = legal[g, q]
+                    v = x[rowsel[c, s, r, i]] + cval[c, s, r, i]
+                    if v > best:
+                        best = v
+            stop[s, r] = best
+
+
+@njit(cache=True, inline="always")
+def _turn1(stop, A, Sv, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save):
+    """One-lane :func:`_turn` in plain scalar code; the same operations in the same order."""
+    sharp = stop.shape[0] == 2
+    n_rolls = stop.shape[1]
+    n_keeps = A.shape[0]
+    faces = keep_add.shape[1]
+    for r in range(n_rolls):
+        A[n_small + r] = stop[0, r]
+        if sharp:
+            Sv[r] = stop[1, r]
+    for t in range(stages):
+        for k in range(n_small - 1, -1, -1):
+            if faces == 6:
+                A[k] = (
+                    A[keep_add[k, 0]] + A[keep_add[k, 1]] + A[keep_add[k, 2]] + A[keep_add[k, 3]]
+                    + A[keep_add[k, 4]] + A[keep_add[k, 5]]
+                ) * inv_faces  # fmt: skip
+            else:
+                acc = inv_faces - inv_faces  # a zero of the table's dtype, like the lane version
+                for f in range(faces):
+                    acc += A[keep_add[k, f]]
+                A[k] = acc * inv_faces
+        if sharp:
+            acc = inv_faces - inv_faces
+            for r in range(n_rolls):
+                acc += prob[r] * Sv[r]
+            A[0] = acc
+        if save.shape[0] > t:
+            for k in range(n_keeps):
+                save[t, k] = A[k]
+        for k in range(1, n_small):
+            m = A[k]
+            for q in range(n_sub[k]):
+                v = A[subs[k, q]]
+                if v > m:
+                    m = v
+            A[k] = m
+        for r in range(n_rolls):
+            k = n_small + r
+            m = A[subs[k, 0]]
+            for q in range(1, n_sub[k]):
+                v = A[subs[k, q]]
+                if v > m:
+                    m = v
+            v = stop[0, r]
+            A[k] = v if v > m else m
+            if sharp:
+                v = stop[1, r]
+                Sv[r] = v if v > m else m
+
+
 @njit(cache=True)
-def _situation(  # type: ignore[no-untyped-def]
+def _situation(
     V, mask, flag, u, stages, n_flags, y_box, thr, bonus, row_box, row_up, row_mode, tier, group_match,
     grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, inv_faces,
-    X, stop, A, Sv, tmp, save, base, legal, nlegal, ctxg,
+    X, stop, A, Sv, save, base, legal, nlegal, ctxg,
 ):  # fmt: skip
-    """One turn at one upper total (lane 0): next-state rows, legal boxes, stop values and ``save``.
-
-    Values are relative to ``base[0]`` (as in the table build, so both round alike).
-    """
+    """One turn at one upper total: next-state rows ``X[:, 0]``, legal boxes, ``stop[s, r]`` and
+    ``save[t, keep]`` (1-D ``A``/``Sv``). Values are relative to ``base[0]``, as in the table build."""
     n = tier.shape[2]
     y_filled = y_box >= 0 and (mask >> y_box) & 1
     yclass = 0 if not y_filled else 1 + flag
     _rows(V, mask, flag, u, 1, thr, bonus, n_flags, row_box, row_up, row_mode, X)
     _rebase(X, 1, mask, row_box, base)
     _legal(mask, yclass, tier, group_match, n, legal, nlegal, ctxg)
-    _stops(X, 1, legal, nlegal, ctxg, grp, rowsel, cval, zrow, nz, n_nz, tmp, stop)
-    _turn(stop, A, Sv, tmp, 1, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save)
+    if stages > 0:  # with no roll left only the throw on the table matters
+        x = X[:, 0]
+        _stops1(x, legal, nlegal, ctxg, grp, rowsel, cval, zrow, nz, n_nz, stop)
+        _turn1(stop, A, Sv, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save)
 
 
 @njit(cache=True)
-def _option_values(  # type: ignore[no-untyped-def]
+def _option_values(
     V, mask, flag, u, roll, rolls_left, sharp, n_flags, y_box, thr, bonus, row_box, row_up, row_mode,
     tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, inv_faces,
     n_sharp, box_out, keep_out,
@@ -384,19 +468,18 @@ def _option_values(  # type: ignore[no-untyped-def]
     n = tier.shape[2]
     n_groups = group_match.shape[0]
     X = np.empty((row_box.shape[0], 1), V.dtype)
-    stop = np.empty((n_sharp, grp.shape[0], 1), V.dtype)
-    A = np.empty((keep_add.shape[0], 1), V.dtype)
-    Sv = np.empty((grp.shape[0], 1), V.dtype)
-    tmp = np.empty((1, 1), V.dtype)
+    stop = np.empty((n_sharp, grp.shape[0]), V.dtype)
+    A = np.empty(keep_add.shape[0], V.dtype)
+    Sv = np.empty(grp.shape[0], V.dtype)
     base = np.empty(1, V.dtype)
-    save = np.empty((max(rolls_left, 1), keep_add.shape[0], 1), V.dtype)
+    save = np.empty((max(rolls_left, 1), keep_add.shape[0]), V.dtype)
     legal = np.empty((n_groups, n), np.int32)
     nlegal = np.empty(n_groups, np.int32)
     ctxg = np.empty(n_groups, np.int32)
     _situation(
         V, mask, flag, u, rolls_left, n_flags, y_box, thr, bonus, row_box, row_up, row_mode, tier,
         group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, inv_faces,
-        X, stop, A, Sv, tmp, save, base, legal, nlegal, ctxg,
+        X, stop, A, Sv, save, base, legal, nlegal, ctxg,
     )  # fmt: skip
     b = np.float64(base[0])
     s = 1 if sharp and n_sharp == 2 else 0
@@ -408,11 +491,69 @@ def _option_values(  # type: ignore[no-untyped-def]
         i = legal[g, q]
         box_out[i] = np.float64(X[rowsel[c, s, roll, i], 0] + cval[c, s, roll, i]) + b
     for k in range(keep_out.shape[0]):
-        keep_out[k] = np.nan if rolls_left == 0 else np.float64(save[rolls_left - 1, k, 0]) + b
+        keep_out[k] = np.nan if rolls_left == 0 else np.float64(save[rolls_left - 1, k]) + b
+
+
+@njit(cache=True)
+def _best_one(
+    V, mask, flag, u, roll, rolls_left, sharp, n_flags, y_box, thr, bonus, row_box, row_up, row_mode,
+    tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, inv_faces,
+    n_sharp, rsub, n_rsub,
+):  # fmt: skip
+    """Best decision of one situation: (box or -1, keep index or -1, value)."""
+    n = tier.shape[2]
+    n_groups = group_match.shape[0]
+    n_rows = row_box.shape[0]
+    n_rolls = grp.shape[0]
+    n_keeps = keep_add.shape[0]
+    t_save = max(rolls_left, 1)
+    # Two allocations, cut into views: each allocation costs about as much as a keep stage's loop.
+    fbuf = np.empty(n_rows + n_sharp * n_rolls + n_keeps + n_rolls + 1 + t_save * n_keeps, V.dtype)
+    X = fbuf[:n_rows].reshape((n_rows, 1))
+    o = n_rows
+    stop = fbuf[o : o + n_sharp * n_rolls].reshape((n_sharp, n_rolls))
+    o += n_sharp * n_rolls
+    A = fbuf[o : o + n_keeps]
+    o += n_keeps
+    Sv = fbuf[o : o + n_rolls]
+    o += n_rolls
+    base = fbuf[o : o + 1]
+    o += 1
+    save = fbuf[o : o + t_save * n_keeps].reshape((t_save, n_keeps))
+    ibuf = np.empty(n_groups * (n + 2), np.int32)
+    legal = ibuf[: n_groups * n].reshape((n_groups, n))
+    nlegal = ibuf[n_groups * n : n_groups * (n + 1)]
+    ctxg = ibuf[n_groups * (n + 1) :]
+    _situation(
+        V, mask, flag, u, rolls_left, n_flags, y_box, thr, bonus, row_box, row_up, row_mode, tier,
+        group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob, inv_faces,
+        X, stop, A, Sv, save, base, legal, nlegal, ctxg,
+    )  # fmt: skip
+    s = 1 if sharp and n_sharp == 2 else 0
+    g = grp[roll]
+    c = ctxg[g]
+    best = NEG
+    box = -1
+    for q in range(nlegal[g]):
+        i = legal[g, q]
+        v = X[rowsel[c, s, roll, i], 0] + cval[c, s, roll, i]
+        if v > best:
+            best = v
+            box = i
+    keep = -1
+    if rolls_left > 0:
+        for q in range(n_rsub[roll]):
+            k = rsub[roll, q]
+            v = save[rolls_left - 1, k]
+            if v > best:
+                best = v
+                keep = k
+                box = -1
+    return box, keep, np.float64(best) + base[0]
 
 
 @njit(cache=True, inline="always")
-def _next_random(state):  # type: ignore[no-untyped-def]
+def _next_random(state):
     """splitmix64: returns (new state, 64-bit output)."""
     state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
     z = state
@@ -427,7 +568,7 @@ LANES = 64
 
 
 @njit(cache=True, inline="always")
-def _rows_many(V, masks, flags, us, L, thr, bonus, n_flags, row_box, row_up, row_mode, X, base):  # type: ignore[no-untyped-def]
+def _rows_many(V, masks, flags, us, L, thr, bonus, n_flags, row_box, row_up, row_mode, X, base):
     """``X[row, j]`` for situation ``j`` (relative to ``base[j]``, its first open row); NEG if filled."""
     for j in range(L):
         mask = masks[j]
@@ -462,7 +603,7 @@ def _rows_many(V, masks, flags, us, L, thr, bonus, n_flags, row_box, row_up, row
 
 
 @njit(cache=True, inline="always")
-def _legal_one(mask, c, g, tier, n, legal_row):  # type: ignore[no-untyped-def]
+def _legal_one(mask, c, g, tier, n, legal_row):
     """Legal boxes of roll group ``g`` in context ``c`` for one mask; returns how many."""
     best = 1 << 30
     for i in range(n):
@@ -477,7 +618,7 @@ def _legal_one(mask, c, g, tier, n, legal_row):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _ctx_of(mask, flag, g, y_box, group_match):  # type: ignore[no-untyped-def]
+def _ctx_of(mask, flag, g, y_box, group_match):
     y_filled = y_box >= 0 and (mask >> y_box) & 1
     yclass = 0 if not y_filled else 1 + flag
     mt = group_match[g]
@@ -486,7 +627,9 @@ def _ctx_of(mask, flag, g, y_box, group_match):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _stops_many(X, Xp, L, masks, flags, y_box, row_box, tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, m0, stop, legal_row):  # type: ignore[no-untyped-def]
+def _stops_many(
+    X, Xp, L, masks, flags, y_box, row_box, tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, m0, stop, legal_row
+):
     """``stop[s, r, j]`` for every situation ``j``.
 
     Throws that are not all alike score alike in every context, so they are vectorised over lanes:
@@ -538,7 +681,26 @@ def _stops_many(X, Xp, L, masks, flags, y_box, row_box, tier, group_match, grp, 
 
 
 @njit(cache=True, inline="always")
-def _decide(X, save, stop_unused, j, mask, flag, roll, t, s, y_box, tier, group_match, grp, rowsel, cval, rsub, n_rsub, legal_row):  # type: ignore[no-untyped-def]
+def _decide(
+    X,
+    save,
+    stop_unused,
+    j,
+    mask,
+    flag,
+    roll,
+    t,
+    s,
+    y_box,
+    tier,
+    group_match,
+    grp,
+    rowsel,
+    cval,
+    rsub,
+    n_rsub,
+    legal_row,
+):
     """Best decision of lane ``j``: (box or -1, keep or -1, value relative to the lane's base)."""
     n = tier.shape[2]
     g = grp[roll]
@@ -565,7 +727,7 @@ def _decide(X, save, stop_unused, j, mask, flag, roll, t, s, y_box, tier, group_
 
 
 @njit(cache=True, parallel=True)
-def _best_many(  # type: ignore[no-untyped-def]
+def _best_many(
     V, masks, flags, uppers, rolls, rolls_left, sharps, n_flags, y_box, thr, bonus, row_box, row_up,
     row_mode, tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, n_small, prob,
     inv_faces, n_sharp, rsub, n_rsub, n_threads, out_box, out_keep, out_value,
@@ -593,7 +755,26 @@ def _best_many(  # type: ignore[no-untyped-def]
             bm = masks[lo : lo + L]
             bf = flags[lo : lo + L]
             _rows_many(V, bm, bf, uppers[lo : lo + L], L, thr, bonus, n_flags, row_box, row_up, row_mode, X, base)
-            _stops_many(X, Xp, L, bm, bf, y_box, row_box, tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, tmp, stop, legal_row)
+            _stops_many(
+                X,
+                Xp,
+                L,
+                bm,
+                bf,
+                y_box,
+                row_box,
+                tier,
+                group_match,
+                grp,
+                rowsel,
+                cval,
+                zrow,
+                nz,
+                n_nz,
+                tmp,
+                stop,
+                legal_row,
+            )
             block_stages = 0
             for j in range(L):
                 block_stages = max(block_stages, rolls_left[lo + j])
@@ -611,7 +792,7 @@ def _best_many(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, parallel=True)
-def _simulate_many(  # type: ignore[no-untyped-def]
+def _simulate_many(
     V, n_games, seed, n_flags, y_box, thr, bonus, row_box, row_up, row_mode, tier, group_match, grp,
     rowsel, cval, zrow, nz, n_nz, total, keep_add, subs, n_sub, n_small, prob, inv_faces, n_sharp, rsub, n_rsub,
     keep_counts, roll_of_code, n_dice, faces, throws, ibonus, n_threads, out,
@@ -653,7 +834,26 @@ def _simulate_many(  # type: ignore[no-untyped-def]
                 scores[j] = 0
             for _turn_no in range(n):
                 _rows_many(V, masks, flags, us, L, thr, bonus, n_flags, row_box, row_up, row_mode, X, base)
-                _stops_many(X, Xp, L, masks, flags, y_box, row_box, tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, tmp, stop, legal_row)
+                _stops_many(
+                    X,
+                    Xp,
+                    L,
+                    masks,
+                    flags,
+                    y_box,
+                    row_box,
+                    tier,
+                    group_match,
+                    grp,
+                    rowsel,
+                    cval,
+                    zrow,
+                    nz,
+                    n_nz,
+                    tmp,
+                    stop,
+                    legal_row,
+                )
                 _turn(stop, A, Sv, tmp, L, stages, keep_add, subs, n_sub, n_small, prob, inv_faces, save)
                 for j in range(L):
                     rng = rngs[j]
@@ -697,3 +897,37 @@ def _simulate_many(  # type: ignore[no-untyped-def]
                     rngs[j] = rng
             for j in range(L):
                 out[lo + j] = scores[j]
+
+
+# -- one situation with few arguments: Numba's dispatch costs about 0.15 us per array argument -------
+@njit(cache=True, inline="always")
+def _part(ints, meta, q):
+    """Array ``q`` of a packed int32 buffer, flat: ``meta[q] = (offset, d0, d1, d2, d3)``."""
+    o = meta[q, 0]
+    size = meta[q, 1] * meta[q, 2] * meta[q, 3] * meta[q, 4]
+    return ints[o : o + size]
+
+
+@njit(cache=True)
+def _best_packed(V, mask, flag, u, roll, rolls_left, sharp, ints, meta, cval, prob, sc, inv_faces, bonus):
+    """:func:`_best_one` with its tables packed into one int32 buffer (see ``Solver._packed``)."""
+    row_box = _part(ints, meta, 0)
+    row_up = _part(ints, meta, 1)
+    row_mode = _part(ints, meta, 2)
+    tier = _part(ints, meta, 3).reshape((meta[3, 1], meta[3, 2], meta[3, 3]))
+    group_match = _part(ints, meta, 4)
+    grp = _part(ints, meta, 5)
+    rowsel = _part(ints, meta, 6).reshape((meta[6, 1], meta[6, 2], meta[6, 3], meta[6, 4]))
+    zrow = _part(ints, meta, 7)
+    nz = _part(ints, meta, 8).reshape((meta[8, 1], meta[8, 2], meta[8, 3]))
+    n_nz = _part(ints, meta, 9).reshape((meta[9, 1], meta[9, 2]))
+    keep_add = _part(ints, meta, 10).reshape((meta[10, 1], meta[10, 2]))
+    subs = _part(ints, meta, 11).reshape((meta[11, 1], meta[11, 2]))
+    n_sub = _part(ints, meta, 12)
+    rsub = _part(ints, meta, 13).reshape((meta[13, 1], meta[13, 2]))
+    n_rsub = _part(ints, meta, 14)
+    return _best_one(
+        V, mask, flag, u, roll, rolls_left, sharp, sc[0], sc[1], sc[2], bonus, row_box, row_up, row_mode,
+        tier, group_match, grp, rowsel, cval, zrow, nz, n_nz, keep_add, subs, n_sub, sc[3], prob, inv_faces,
+        sc[4], rsub, n_rsub,
+    )  # fmt: skip

@@ -280,9 +280,7 @@ def prepare(rules: RuleSet) -> Prep:
     # Zero rows: entering a box for 0 points. For a throw that pays p > 0 in a box, the zero entry
     # is dominated (same row with more points, or for an upper box a higher upper total, which is
     # never worth less), so every throw may take the maximum over all zero rows first.
-    zrow = np.array(
-        [row(i, 0, 1 if i == y_box and flag_matters else 0) for i in range(n)], dtype=np.int32
-    )
+    zrow = np.array([row(i, 0, 1 if i == y_box and flag_matters else 0) for i in range(n)], dtype=np.int32)
     plain_nz = (total[0] != 0) & (grp[None, :, None] == 0)
     n_nz = plain_nz.sum(axis=2).astype(np.int32)
     nz = np.zeros((n_sharp, n_rolls, max(1, int(n_nz.max()))), dtype=np.int32)

@@ -14,9 +14,15 @@ from numba import get_num_threads
 from pasch.dice import parse_dice, space
 from pasch.errors import InvalidActionError
 from pasch.rules import RuleSet, column_totals, get
-from pasch.solver._kernels import _best_many, _option_values, _simulate_many
+from pasch.solver import _kernels
 from pasch.solver._prep import Prep, prepare
 from pasch.solver._table import Progress, load_or_build
+
+# Numba dispatchers, typed loosely: their arguments are checked by Numba itself.
+_best_many: Any = _kernels._best_many
+_best_packed: Any = _kernels._best_packed
+_option_values: Any = _kernels._option_values
+_simulate_many: Any = _kernels._simulate_many
 
 __all__ = ["Option", "Solver", "StateKey"]
 
@@ -105,8 +111,8 @@ class Solver:
         dt = self.values.dtype.type
         return (
             p.n_flags, p.y_box, p.threshold, dt(p.bonus), p.row_box, p.row_up, p.row_mode, p.tier,
-            p.group_match, p.grp, p.rowsel, p.cval.astype(dt), p.zrow, p.nz, p.n_nz, p.keep_add, p.subs, p.n_sub, p.n_small,
-            p.prob.astype(dt), dt(1.0 / p.faces),
+            p.group_match, p.grp, p.rowsel, p.cval.astype(dt), p.zrow, p.nz, p.n_nz, p.keep_add, p.subs,
+            p.n_sub, p.n_small, p.prob.astype(dt), dt(1.0 / p.faces),
         )  # fmt: skip
 
     # -- states ---------------------------------------------------------------------------------
@@ -257,6 +263,36 @@ class Solver:
         raise InvalidActionError(
             f"{text!r} is not a legal option here; options: {', '.join(o.action_text for o in opts)}"
         )
+
+    def best_index(self, key: StateKey, roll: int, rolls_left: int, sharp: bool) -> tuple[int, int, float]:
+        """Fast path of :meth:`best` on indices: (box index or -1, keep index or -1, value).
+
+        ``roll`` indexes the dice space's throws. Nothing is checked: use :meth:`state_key` first.
+        """
+        ints, meta, cval, prob, sc, inv, bonus = self._packed
+        box, keep, value = _best_packed(
+            self.values, key.mask, key.flag, key.upper, roll, rolls_left, sharp, ints, meta, cval, prob, sc, inv, bonus
+        )
+        return int(box), int(keep), float(value)
+
+    @cached_property
+    def _packed(self) -> tuple[Any, ...]:
+        """The tables of :func:`_best_packed`: one int32 buffer and its layout (fewer arguments to type)."""
+        p = self.prep
+        dt = self.values.dtype.type
+        parts = [
+            p.row_box, p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, p.zrow, p.nz, p.n_nz,
+            p.keep_add, p.subs, p.n_sub, p.rsub, p.n_rsub,
+        ]  # fmt: skip
+        meta = np.zeros((len(parts), 5), np.int64)
+        offset = 0
+        for q, a in enumerate(parts):
+            shape = (*a.shape, 1, 1, 1, 1)[:4]
+            meta[q] = (offset, *shape)
+            offset += a.size
+        ints = np.concatenate([a.ravel() for a in parts]).astype(np.int32)
+        sc = np.array([p.n_flags, p.y_box, p.threshold, p.n_small, p.n_sharp], np.int64)
+        return ints, meta, p.cval.astype(dt), p.prob.astype(dt), sc, dt(1.0 / p.faces), dt(p.bonus)
 
     # -- batches --------------------------------------------------------------------------------
     def values_batch(self, masks: IntArray, flags: IntArray, uppers: IntArray) -> npt.NDArray[np.float64]:

@@ -66,9 +66,9 @@ def build_values(
         if hi > lo:
             _solve_layer(
                 values, p.masks, lo, hi, p.n_flags, p.y_box, p.threshold, dtype(p.bonus), p.row_box,
-                p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, cval, p.zrow, p.nz, p.n_nz, p.keep_add, p.subs,
-                p.n_sub, p.n_small, prob, p.prob, dtype(1.0 / p.faces), p.throws - 1, p.n_sharp,
-                n_threads,
+                p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, cval, p.zrow, p.nz, p.n_nz,
+                p.keep_add, p.subs, p.n_sub, p.n_small, prob, p.prob, dtype(1.0 / p.faces), p.throws - 1,
+                p.n_sharp, n_threads,
             )  # fmt: skip
         if progress is not None:
             progress(done + 1, n)
@@ -97,7 +97,7 @@ def _meta_path(path: Path) -> Path:
 
 
 def _checksum(values: npt.NDArray[Any]) -> int:
-    return zlib.crc32(memoryview(np.ascontiguousarray(values)).cast("B"))
+    return zlib.crc32(np.ascontiguousarray(values).reshape(-1).view(np.uint8).data)
 
 
 def _load(rules: RuleSet, path: Path, p: Prep) -> npt.NDArray[np.float32] | None:
