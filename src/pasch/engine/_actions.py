@@ -59,10 +59,14 @@ def cell_name(row: int, column: int) -> str:
     return f"{chr(ord('a') + column)}{row + 1}"
 
 
+def _is_int(word: str) -> bool:
+    return word.isascii() and word.isdigit()
+
+
 def _dice_words(words: list[str], verb: str) -> tuple[int, ...]:
     values: list[int] = []
     for w in words:
-        if not w.isdigit():
+        if not _is_int(w):
             raise InvalidActionError(f"{verb!r} takes dice values 1-6, not {w!r}")
         values.append(int(w))
     if any(not 1 <= v <= 6 for v in values):
@@ -93,6 +97,16 @@ class Action:
         """
         if not isinstance(text, str):
             raise InvalidActionError(f"an action is text, not {type(text).__name__}")
+        try:
+            return Action._parse(text)
+        except InvalidActionError as exc:
+            quoted = repr(text.strip())
+            if quoted in str(exc):
+                raise
+            raise InvalidActionError(f"{quoted}: {exc}") from None
+
+    @staticmethod
+    def _parse(text: str) -> Action:
         words = text.strip().lower().replace(",", " ").split()
         if not words:
             raise InvalidActionError("empty action; try 'roll', 'keep 3 3 5' or 'score chance'")
@@ -102,7 +116,7 @@ class Action:
         if verb == "pass" and not rest:
             return Pass()
         if verb == "keep":
-            if len(rest) == 1 and len(rest[0]) > 1 and rest[0].isdigit():
+            if len(rest) == 1 and len(rest[0]) > 1 and _is_int(rest[0]):
                 rest = list(rest[0])
             return Keep(_dice_words(rest, "keep"))
         if verb == "throw" and rest:
@@ -110,21 +124,21 @@ class Action:
         if verb == "enter" and rest:
             sharp = rest[-1] == "sharp"
             vals = rest[:-1] if sharp else rest
-            if len(vals) == 1 and len(vals[0]) > 1 and vals[0].isdigit():
+            if len(vals) == 1 and len(vals[0]) > 1 and _is_int(vals[0]):
                 vals = list(vals[0])
             return Enter(_dice_words(vals, "enter"), sharp)
         if verb == "score" and len(rest) == 1:
             box = rest[0]
             if ":" in box:
                 col, _, cat = box.partition(":")
-                if not col.isdigit() or int(col) < 1 or not cat:
+                if not _is_int(col) or int(col) < 1 or not cat:
                     raise InvalidActionError(f"{text!r}: write 'score COLUMN:BOX' with a column from 1")
                 return Score(cat, int(col))
             return Score(box)
         if verb == "announce" and len(rest) == 1:
             return Announce(rest[0])
         if verb == "write" and len(rest) == 3 and rest[1] == "at":
-            if not rest[0].isdigit():
+            if not _is_int(rest[0]):
                 raise InvalidActionError(f"{text!r}: write a number 2-12, e.g. 'write 7 at b3'")
             return Write(int(rest[0]), cell_name(*parse_cell(rest[2])))
         if verb == "circle" and len(rest) == 1:

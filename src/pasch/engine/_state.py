@@ -250,7 +250,7 @@ class GameState:
             if self.keeper:
                 if self._must_announce():
                     return self._announce_actions()
-                return self._announce_actions() + _enters(self.rules.dice, self.rules.faces, self.rules.sharp)
+                return _enters(self.rules.dice, self.rules.faces, self.rules.sharp) + self._announce_actions()
             return (Roll(),)
         if self._must_announce():
             return self._announce_actions()
