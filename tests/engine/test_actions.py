@@ -142,25 +142,7 @@ def test_malformed_text_is_refused_naming_the_fault(text: str, named: str) -> No
 
 
 # The whole input must be quoted (the brief: "raises InvalidActionError quoting the input").
-WHOLE_INPUT_NOT_QUOTED = {"keep x", "keep 3 3 7", "keep 0", "throw 1 2 9", "throw one", "enter 1 2 3 4 7",
-                          "enter 1 2 3 4 x", "write 7 at f1", "circle b6"}  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        pytest.param(
-            t,
-            marks=pytest.mark.xfail(
-                strict=True, reason="engine: a bad die or cell is named, but not the action text it came in"
-            ),
-        )
-        if t in WHOLE_INPUT_NOT_QUOTED
-        else t
-        for t, _ in MALFORMED
-        if t.strip()
-    ],
-)
+@pytest.mark.parametrize("text", [t for t, _ in MALFORMED if t.strip()])
 def test_malformed_text_message_quotes_the_whole_input(text: str) -> None:
     with pytest.raises(InvalidActionError) as info:
         Action.parse(text)
@@ -191,10 +173,6 @@ def test_state_apply_refuses_malformed_text(text: str, named: str) -> None:
     assert state == new_game("kniffel", ["Ada"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: str.isdigit() accepts '²', then int() raises a bare ValueError that does not name the input",
-)
 @pytest.mark.parametrize("text", ["keep ²", "throw ³", "enter ²²²²²", "score ²:chance", "write ² at b3"])
 def test_unicode_digits_are_refused_cleanly(text: str) -> None:
     with pytest.raises(InvalidActionError) as info:
