@@ -55,7 +55,8 @@ BONUS: dict[str, tuple[int, int] | None] = {
     "kniffel-3": (63, 35),
     "kniffel-4": (63, 35),
 }
-UPPER_IDS = frozenset({"ones", "twos", "threes", "fours", "fives", "sixes"})
+UPPER_ORDER = ("ones", "twos", "threes", "fours", "fives", "sixes")
+UPPER_IDS = frozenset(UPPER_ORDER)
 # What one extra five-alike may earn in extra points, per base (RULES.md).
 EXTRA_STEP: dict[str, int] = {
     "kniffel": 50,
@@ -184,18 +185,28 @@ def play(
 
 
 def biased_chooser(rng: random.Random) -> Chooser:
-    """A random legal policy that half the time keeps the most common face, so that five-alikes (and
-    with them the joker, extra-points and strict rules) come up often."""
+    """A random legal policy that often plays like a person: keep the most common face, then enter the
+    dice where they pay most (an upper box first when it holds three or more). Five-alikes (and with them
+    the joker, extra-point and strict rules) and upper bonuses come up often this way."""
 
     def choose(state: GameState, legal: tuple[Action, ...]) -> Action:
-        if state.dice and rng.random() < 0.5:
-            best = max(set(state.dice), key=state.dice.count)
-            keep = Keep((best,) * state.dice.count(best))
+        dice = state.dice
+        if dice and rng.random() < 0.8:
+            best = max(set(dice), key=lambda f: (dice.count(f), f))
+            keep = Keep((best,) * dice.count(best))
             if keep in legal:
                 return keep
+            options = {(c, o.index): o for c, o in state.score_options()}
             scores = [a for a in legal if isinstance(a, Score)]
-            if scores and rng.random() < 0.5:
-                return rng.choice(scores)
+            if scores:
+                rules = state.rules
+
+                def value(a: Score) -> tuple[bool, int]:
+                    option = options[((a.column or 1) - 1, rules.category_index(a.category))]
+                    upper = a.category in UPPER_IDS and option.points >= 3 * (UPPER_ORDER.index(a.category) + 1)
+                    return upper, option.points + option.extra
+
+                return max(scores, key=value)
         return rng.choice(legal)
 
     return choose

@@ -278,6 +278,11 @@ def test_sharp_yatzy_doubles_its_combination_boxes() -> None:
     state = thrown(solo("yatzy+sharp"), "1 2 3 4 5")
     s = scores(state)
     assert s["small_straight"] == 30 and s["chance"] == 15 and s["one_pair"] == 0
+    # one_pair and two_pairs are not in RULES.md's list of doubled boxes; full_house is.
+    s = scores(thrown(solo("yatzy+sharp"), "3 3 5 5 5"))
+    assert (s["one_pair"], s["two_pairs"], s["three_of_a_kind"], s["full_house"]) == (10, 16, 30, 42)
+    s = scores(thrown(solo("yacht+sharp"), "3 3 5 5 5"))
+    assert (s["full_house"], s["fives"], s["chance"]) == (42, 15, 21)
 
 
 # -- fill order -----------------------------------------------------------------------------------------
