@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
 from pasch.solver import Solver
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("rule_id", ["yahtzee", "yatzy"])
 def test_optimal_policy_mean_is_within_three_standard_errors(rule_id: str) -> None:
     solver = Solver.load(rule_id)
@@ -25,33 +26,42 @@ def test_simulation_is_seeded_and_independent_of_threads() -> None:
     assert not np.array_equal(a, solver.simulate(500, seed=4))
 
 
-def test_best_batch_agrees_with_single_queries() -> None:
-    solver = Solver.load("yahtzee+forced")
-    rng = np.random.default_rng(0)
-    p = solver.prep
-    m = 50
-    masks = rng.integers(0, p.n_boxes, m)
-    masks = (1 << masks) - 1  # forced order: the first boxes filled
-    flags = np.zeros(m, np.int64)
-    uppers = np.minimum(rng.integers(0, 64, m), np.where(masks >= 63, 63, 0))
-    rolls = rng.integers(0, 252, m)
-    left = rng.integers(0, 3, m)
-    sharps = rng.integers(0, 2, m)
-    box, keep, value = solver.best_batch(masks, flags, uppers, rolls, left, sharps)
+@pytest.mark.parametrize("rule_id", ["yahtzee", "kniffel+sharp", "kniffel-classic+strict"])
+def test_batch_and_fast_single_queries_agree_with_the_options_listing(rule_id: str) -> None:
     from pasch.dice import space
 
+    from .test_solver_reference import _random_column
+
+    solver = Solver.load(rule_id)
+    rng = random.Random(rule_id)
     sp = space()
-    for q in range(m):
-        scores: list[int | None] = [None] * p.n_boxes
-        for i in range(p.n_boxes):
-            if masks[q] >> i & 1:
-                scores[i] = 0
-        upper_boxes = [i for i in range(6) if masks[q] >> i & 1]
-        if upper_boxes and uppers[q]:
-            continue  # a synthetic upper total needs real box scores; covered by the zero cases
-        best = solver.options(scores, sp.rolls[rolls[q]], int(left[q]), bool(sharps[q]))[0]
-        assert value[q] == pytest.approx(best.value, abs=1e-4)
-        if best.kind == "score":
-            assert box[q] == solver.rules.category_index(best.category or "")
-        else:
-            assert sp.keeps[keep[q]] == best.keep
+    keys, rolls, left, sharps, situations = [], [], [], [], []
+    while len(keys) < 150:
+        scores = _random_column(solver.rules, rng, solver)
+        roll = rng.choice(sp.rolls)
+        t = rng.randrange(3)
+        sharp = t == 2 or (solver.rules.sharp and rng.random() < 0.5)
+        keys.append(solver.state_key(scores))
+        rolls.append(sp.roll_index[roll])
+        left.append(t)
+        sharps.append(int(sharp))
+        situations.append((scores, roll, t, sharp))
+    box, keep, value = solver.best_batch(
+        np.array([k.mask for k in keys]),
+        np.array([k.flag for k in keys]),
+        np.array([k.upper for k in keys]),
+        np.array(rolls),
+        np.array(left),
+        np.array(sharps),
+    )
+    for q, (scores, roll, t, sharp) in enumerate(situations):
+        options = solver.options(scores, roll, t, sharp)
+        best = options[0]
+        assert value[q] == pytest.approx(best.value, abs=1e-9)
+        chosen = (
+            f"score {solver.rules.categories[box[q]].id}"
+            if box[q] >= 0
+            else " ".join(["keep", *map(str, sp.keeps[keep[q]])])
+        )
+        assert next(o for o in options if o.action_text == chosen).value == pytest.approx(best.value, abs=1e-9)
+        assert solver.best_index(keys[q], rolls[q], t, sharp) == (int(box[q]), int(keep[q]), value[q])
