@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -461,21 +461,33 @@ class Service:
         """Append events (and the result when the game ends) in one transaction."""
         now = datetime.now(UTC)
         try:
-            with Session(self.engine) as session, session.begin():
-                for n, (seat, text) in enumerate(events, start=room.seq + 1):
-                    session.add(EventRow(room_id=room.id, seq=n, seat=seat, action=text, created_at=now))
+            # Core inserts in one transaction: the hot path of every action, so no ORM unit of work.
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(EventRow),
+                    [
+                        {"room_id": room.id, "seq": n, "seat": seat, "action": text, "created_at": now}
+                        for n, (seat, text) in enumerate(events, start=room.seq + 1)
+                    ],
+                )
                 if new.is_terminal:
                     outcome = new.outcome()
-                    for s, name in enumerate(new.players):
-                        session.add(
-                            ResultRow(
-                                room_id=room.id, seat=s, name=name, total=outcome.totals[s], rank=outcome.ranks[s]
-                            )
-                        )
-                    row = session.get(RoomRow, room.id)
-                    if row is not None:
-                        row.status = "finished"
-                        row.finished_at = now
+                    conn.execute(
+                        insert(ResultRow),
+                        [
+                            {
+                                "room_id": room.id,
+                                "seat": s,
+                                "name": name,
+                                "total": outcome.totals[s],
+                                "rank": outcome.ranks[s],
+                            }
+                            for s, name in enumerate(new.players)
+                        ],
+                    )
+                    conn.execute(
+                        update(RoomRow).where(RoomRow.id == room.id).values(status="finished", finished_at=now)
+                    )
         except IntegrityError:
             # Another writer took this seq: our cache is stale. Rebuild from the log; nothing was applied.
             self.reload(room.code)
