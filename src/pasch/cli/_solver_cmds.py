@@ -179,10 +179,7 @@ def simulate_cmd(
         if bot not in ("optimal", "greedy", "random"):
             raise InvalidActionError(f"--bot {bot!r}: choose optimal, greedy or random")
         start = time.perf_counter()
-        if bot == "optimal":
-            scores = _solver(rules).simulate(games, seed)
-        else:
-            scores = _play(rules, bot, games, seed)
+        scores = _solver(rules).simulate(games, seed) if bot == "optimal" else _play(rules, bot, games, seed)
         seconds = time.perf_counter() - start
         sd = float(scores.std(ddof=1)) if games > 1 else 0.0
         edges = np.histogram_bin_edges(scores, bins=min(20, max(1, int(scores.max() - scores.min()) + 1)))
