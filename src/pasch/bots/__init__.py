@@ -14,7 +14,7 @@ from pasch.engine import Action, GameState, Keep, Roll, Score
 from pasch.errors import IllegalActionError, RuleSetError
 from pasch.rules import RuleSet
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "OptimalBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "MultiColumnBot", "OptimalBot", "RandomBot", "make_bot"]
 
 
 class Bot:
@@ -123,11 +123,19 @@ class OptimalBot(Bot):
         return Action.parse(text)
 
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "optimal": OptimalBot}
+# Defined after Bot: the bot modules subclass it.
+from pasch.bots._multi import MultiColumnBot  # noqa: E402
+
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "optimal": OptimalBot,
+    "multi": MultiColumnBot,
+}
 
 
 def make_bot(name: str) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``optimal``).
+    """A bot by name (``random``, ``greedy``, ``optimal``, ``multi``).
 
     Raises:
         ValueError: unknown name.

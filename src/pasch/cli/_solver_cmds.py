@@ -13,7 +13,7 @@ import typer
 from pasch.cli._app import app
 from pasch.cli._common import console, guard, print_json
 from pasch.errors import InvalidActionError, RuleSetError
-from pasch.rules import RuleSet, get
+from pasch.rules import GameKind, RuleSet, get
 
 __all__ = ["advise_cmd", "parse_sheet", "review_cmd", "simulate_cmd", "solve_cmd"]
 
@@ -168,16 +168,22 @@ def _play(rules: RuleSet, bot_name: str, games: int, seed: int) -> np.ndarray:
 def simulate_cmd(
     rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=RULES_HELP)] = "yahtzee",
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of solo games.")] = 10000,
-    bot: Annotated[str, typer.Option("--bot", help="optimal, greedy or random.")] = "optimal",
+    bot: Annotated[
+        str, typer.Option("--bot", help="optimal, greedy, random, multi (multi-column) or knaster.")
+    ] = "optimal",
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the dice.")] = 0,
     plot: Annotated[Path | None, typer.Option("--plot", help="Draw the score distribution (PNG).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Play seeded solo games with a bot: mean, sd, se, min, median, max and a histogram."""
     with guard():
-        rules = _rules(rules_text)
-        if bot not in ("optimal", "greedy", "random"):
-            raise InvalidActionError(f"--bot {bot!r}: choose optimal, greedy or random")
+        rules = get(rules_text)
+        if bot not in ("optimal", "greedy", "random", "multi", "knaster"):
+            raise InvalidActionError(f"--bot {bot!r}: choose optimal, greedy, random, multi or knaster")
+        # Rule sets the exact solver does not cover: "optimal" means the strongest bot there is.
+        exact = rules.kind is GameKind.SHEET and len(rules.columns) == 1
+        if bot == "optimal" and not exact:
+            bot = "multi" if rules.kind is GameKind.SHEET else "knaster"
         start = time.perf_counter()
         scores = _solver(rules).simulate(games, seed) if bot == "optimal" else _play(rules, bot, games, seed)
         seconds = time.perf_counter() - start

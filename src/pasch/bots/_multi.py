@@ -1,0 +1,316 @@
+"""A bot for the multi-column sheet games (jetsi, kniffel-3, kniffel-4) built on the exact solver.
+
+Exact play is out of reach (the state is the product of three or four columns), so the bot combines
+exact single-column tables with an exact search over the current turn:
+
+1. **Column values.** Each column gets the exact table of its own fill order under the game's base
+   rules: a top-down column the ``+forced`` table, a bottom-up column the ``+upward`` table, a free
+   column the free table. The announced column of kniffel-4 has no exact table; it is valued with the
+   free table (an optimistic approximation: a free column may choose its box after the last throw,
+   an announced one must choose after the first).
+2. **Turn-end evaluation.** Entering the final dice in box ``i`` of column ``c`` is worth
+   ``delta = points + V_c(column after) - V_c(column before)`` (upper bonus included when the entry
+   reaches it): the exact gain of that column, measured against what the column expects from the
+   turns it still needs. The grand value is the sum of the column values, so the best entry is the
+   one with the largest ``delta``. The turns are shared, but each column still needs exactly as many
+   turns as it has open boxes and the game has exactly that many turns left, so the sum of column
+   values needs no turn-budget correction; it only ignores the extra freedom of choosing the column
+   after the throw (a constant-ish under-estimate that cancels in the comparisons).
+3. **Within the turn: exact expectimax.** Given the turn-end evaluation ``T[roll]`` the bot solves the
+   turn exactly over every keep (462 keeps, 252 throws, ``+sharp`` tracked): the value with ``L``
+   throws left is ``max(T[roll], max over keeps of E[next throw with L - 1 left])``.
+4. **Announcements (kniffel-4).** Right after the first throw the bot compares the turn's value
+   without an announcement (announced column unusable) with, for every open box ``b`` of the
+   announced column, the turn's value when ``b`` is announced: at the end of such a turn the dice go
+   into ``b`` (its ``delta``) or the cheapest cross-out elsewhere (0 points, best ``delta``),
+   whichever is worth more. It announces the best ``b`` when that beats not announcing.
+
+Every chosen action is checked against the engine's legal actions; should the model ever disagree
+with the engine, the bot falls back to the legal entry paying most now (``fallbacks`` counts them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pasch.bots import Bot
+from pasch.dice import space
+from pasch.engine import Action, Announce, GameState, Keep, Roll, Score
+from pasch.errors import IllegalActionError, RuleSetError
+from pasch.rules import GameKind, Order, RuleSet
+
+__all__ = ["MultiColumnBot"]
+
+F64 = npt.NDArray[np.float64]
+_NEG = -1e18
+_NEVER = 1 << 20
+
+
+@cache
+def _dice_tables(n: int, faces: int) -> tuple[F64, npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """Keep transition ``P[k, r]``, each throw's proper sub-keeps (padded) with their mask, empty-keep index."""
+    sp = space(n, faces)
+    trans = sp.keep_transition()
+    subs = [[sp.keep_index[k] for k in sp.sub_keeps(r) if len(k) < n] for r in sp.rolls]
+    width = max(len(s) for s in subs)
+    rsub = np.zeros((len(subs), width), np.int64)
+    valid = np.zeros((len(subs), width), np.bool_)
+    for r, s in enumerate(subs):
+        rsub[r, : len(s)] = s
+        valid[r, : len(s)] = True
+    empty = np.array([sp.keep_index[()]], np.int64)
+    return trans, rsub, valid, empty
+
+
+class _Column:
+    """One column's exact table and the vectorised value of every entry of every throw."""
+
+    def __init__(self, solver: Any) -> None:
+        self.solver = solver
+        p = solver.prep
+        self.p = p
+        self.values = np.asarray(solver.values, dtype=np.float64)
+        self.n_rolls = p.grp.shape[0]
+
+    def key(self, scores: tuple[int | None, ...]) -> tuple[int, int, int]:
+        k = self.solver.state_key(scores)
+        return k.mask, k.flag, k.upper
+
+    def entries(self, scores: tuple[int | None, ...]) -> tuple[F64, list[int]]:
+        """``delta[s, r, j]`` of entering throw ``r`` (sharp ``s``) in the ``j``-th open box (-inf: illegal)."""
+        p, values = self.p, self.values
+        mask, flag, upper = self.key(scores)
+        before = values[mask, flag, upper]
+        open_boxes = [i for i, v in enumerate(scores) if v is None]
+        ob = np.array(open_boxes, np.int64)
+        y_filled = p.y_box >= 0 and mask >> p.y_box & 1
+        yclass = 0 if not y_filled else 1 + flag
+        grp = p.grp.astype(np.int64)
+        gm = p.group_match[grp].astype(np.int64)
+        matched = (gm >= 0) & ((mask >> np.maximum(gm, 0)) & 1).astype(bool)
+        ctx = yclass * 2 + matched.astype(np.int64)
+        tiers = p.tier[ctx[:, None], grp[:, None], ob[None, :]]
+        legal = (tiers == tiers.min(axis=1, keepdims=True)) & (tiers < _NEVER)
+        s_idx = np.arange(p.n_sharp)[:, None, None]
+        r_idx = np.arange(self.n_rolls)[None, :, None]
+        sel = (ctx[None, :, None], s_idx, r_idx, ob[None, None, :])
+        rows = p.rowsel[sel]
+        up = p.row_up[rows].astype(np.int64)
+        mode = p.row_mode[rows]
+        nf = np.where(mode == 0, flag, mode - 1) if p.n_flags == 2 else np.zeros_like(mode)
+        u2 = np.minimum(upper + up, p.threshold)
+        nm = mask | (1 << ob)[None, None, :]
+        gain = up + p.cval[sel]
+        if p.threshold > 0 and upper < p.threshold:
+            gain = gain + np.where(upper + up >= p.threshold, p.bonus, 0)
+        delta = values[nm, nf, u2] + gain - before
+        return np.where(legal[None, :, :], delta, _NEG), open_boxes
+
+    def zero_entries(self, scores: tuple[int | None, ...]) -> list[tuple[int, float]]:
+        """(box, delta) of crossing out each box the fill order allows now (ordinary throws)."""
+        p, values = self.p, self.values
+        mask, flag, upper = self.key(scores)
+        before = values[mask, flag, upper]
+        open_boxes = [i for i, v in enumerate(scores) if v is None]
+        tiers = [int(p.tier[0, 0, i]) for i in open_boxes]
+        low = min(tiers)
+        out: list[tuple[int, float]] = []
+        for i, t in zip(open_boxes, tiers, strict=True):
+            if t != low:
+                continue
+            mode = int(p.row_mode[p.zrow[i]])
+            nf = (flag if mode == 0 else mode - 1) if p.n_flags == 2 else 0
+            out.append((i, float(values[mask | 1 << i, nf, upper] - before)))
+        return out
+
+
+@dataclass
+class _Plan:
+    """The turn's evaluation under one announcement choice: turn-end values and keep values per throw count."""
+
+    end: F64  # [s, r]
+    keeps: dict[int, F64]  # throws left -> keep values E[k]
+    reach: dict[int, F64]  # throws left -> value of a throw [s, r]
+
+
+class MultiColumnBot(Bot):
+    """Plays jetsi, kniffel-3 and kniffel-4 (and any sheet rule set) from exact per-column tables.
+
+    See the module docstring for the method.
+
+    Args:
+        announce_margin: points by which announcing must beat not announcing (kniffel-4).
+    """
+
+    name = "multi"
+
+    def __init__(self, announce_margin: float = 0.0) -> None:
+        self.announce_margin = announce_margin
+        self.fallbacks = 0
+        self._columns: dict[tuple[str, Order], _Column] = {}
+        self._cache: dict[tuple[object, ...], Any] = {}
+
+    # -- tables -----------------------------------------------------------------------------------
+    def _column(self, rules: RuleSet, order: Order) -> _Column:
+        from pasch.solver import Solver
+
+        table_order = Order.FREE if order is Order.ANNOUNCED else order
+        key = (rules.id, table_order)
+        if key not in self._columns:
+            single = rules
+            if rules.columns != (table_order,):
+                single = dataclasses.replace(rules, columns=(table_order,), id=f"{rules.id}.{table_order.value}")
+            self._columns[key] = _Column(Solver.load(single))
+        return self._columns[key]
+
+    # -- the turn -------------------------------------------------------------------------------
+    def _plan(self, state: GameState, end: F64) -> _Plan:
+        rules = state.rules
+        trans, rsub, valid, empty = _dice_tables(rules.dice, rules.faces)
+        n_sharp = end.shape[0]
+        keeps: dict[int, F64] = {}
+        reach: dict[int, F64] = {0: end}
+        for left in range(1, rules.throws):
+            prev = reach[left - 1]
+            e = trans @ prev[0]
+            if n_sharp == 2:
+                e[empty] = trans[empty] @ prev[1]
+            keeps[left] = e
+            best_keep = np.where(valid, e[rsub], _NEG).max(axis=1)
+            reach[left] = np.maximum(end, best_keep[None, :])
+        return _Plan(end, keeps, reach)
+
+    def _turn(self, state: GameState) -> dict[str, Any]:
+        sheet = state.sheets[state.current]
+        key = (state.rules.id, tuple(c.scores for c in sheet.columns))
+        got = self._cache.get(key)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        if len(self._cache) > 256:
+            self._cache.clear()
+        rules = state.rules
+        ann = rules.announced_column
+        n_sharp = 2 if rules.sharp else 1
+        n_rolls = len(space(rules.dice, rules.faces).rolls)
+        deltas: dict[int, tuple[F64, list[int]]] = {}
+        best = np.full((n_sharp, n_rolls), _NEG)
+        where = np.full((n_sharp, n_rolls, 2), -1, np.int64)
+        cross: tuple[float, int, int] = (_NEG, -1, -1)
+        for c, order in enumerate(rules.columns):
+            scores = sheet.columns[c].scores
+            if all(v is not None for v in scores):
+                continue
+            col = self._column(rules, order)
+            d, open_boxes = col.entries(scores)
+            deltas[c] = (d, open_boxes)
+            if c == ann:
+                continue
+            j = d.argmax(axis=2)
+            v = np.take_along_axis(d, j[..., None], axis=2)[..., 0]
+            better = v > best
+            best = np.where(better, v, best)
+            where[..., 0] = np.where(better, c, where[..., 0])
+            where[..., 1] = np.where(better, np.asarray(open_boxes)[j], where[..., 1])
+            for i, z in col.zero_entries(scores):
+                if z > cross[0]:
+                    cross = (z, c, i)
+        turn: dict[str, Any] = {"deltas": deltas, "where": where, "cross": cross, "plans": {}}
+        turn["plans"][None] = self._plan(state, best) if best.max() > _NEG / 2 else None
+        self._cache[key] = turn
+        return turn
+
+    def _announced_plan(self, state: GameState, turn: dict[str, Any], box: int) -> _Plan:
+        plans = turn["plans"]
+        if box not in plans:
+            ann = state.rules.announced_column
+            d, open_boxes = turn["deltas"][ann]
+            mine = d[..., open_boxes.index(box)]
+            plans[box] = self._plan(state, np.maximum(mine, turn["cross"][0]))
+        return plans[box]  # type: ignore[no-any-return]
+
+    # -- choosing -------------------------------------------------------------------------------
+    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+        """The action of the turn's best plan (see the module docstring).
+
+        Raises:
+            IllegalActionError: the state is a chance node or the game is over.
+            RuleSetError: not a sheet game.
+        """
+        if state.is_terminal or state.is_chance_node:
+            raise IllegalActionError("no decision to make: the game is over or dice are in the air")
+        rules = state.rules
+        if rules.kind is not GameKind.SHEET:
+            raise RuleSetError(f"{rules.id}: the multi-column bot plays sheet games")
+        legal = state.legal_actions()
+        if state.dice is None:
+            return next((a for a in legal if isinstance(a, Roll)), legal[0])
+        action = self._decide(state)
+        if action in legal:
+            return action
+        self.fallbacks += 1
+        return self._fallback(state, legal)
+
+    def _decide(self, state: GameState) -> Action:
+        rules = state.rules
+        turn = self._turn(state)
+        sp = space(rules.dice, rules.faces)
+        r = sp.roll_index[tuple(sorted(state.dice or ()))]
+        s = 1 if rules.sharp and state.sharp else 0
+        left = state.throws_left
+        ann = rules.announced_column
+        box = state.announced
+        if box is None and ann is not None and left == rules.throws - 1 and ann in turn["deltas"]:
+            free_plan: _Plan | None = turn["plans"][None]
+            base = free_plan.reach[left][s, r] if free_plan is not None else _NEG
+            choice, value = None, base + self.announce_margin
+            for b in turn["deltas"][ann][1]:
+                v = self._announced_plan(state, turn, b).reach[left][s, r]
+                if v > value or (free_plan is None and choice is None):
+                    choice, value = b, v
+            if choice is not None:
+                return Announce(rules.categories[choice].id)
+        plan = turn["plans"][None] if box is None else self._announced_plan(state, turn, box)
+        if left > 0:
+            _, rsub, valid, _ = _dice_tables(rules.dice, rules.faces)
+            ks = rsub[r][valid[r]]
+            e = plan.keeps[left][ks]
+            q = int(e.argmax())
+            if e[q] > plan.end[s, r] + 1e-9:
+                return Keep(sp.keeps[int(ks[q])])
+        return self._entry(state, turn, box, s, r)
+
+    def _entry(self, state: GameState, turn: dict[str, Any], box: int | None, s: int, r: int) -> Action:
+        rules = state.rules
+        multi = rules.n_columns > 1
+
+        def score(c: int, i: int) -> Score:
+            return Score(rules.categories[i].id, c + 1 if multi else None)
+
+        if box is None:
+            c, i = (int(x) for x in turn["where"][s, r])
+            return score(c, i)
+        ann = rules.announced_column
+        assert ann is not None
+        d, open_boxes = turn["deltas"][ann]
+        mine = float(d[s, r, open_boxes.index(box)])
+        z, c, i = turn["cross"]
+        if mine >= z or c < 0:
+            return score(ann, box)
+        return score(c, i)
+
+    @staticmethod
+    def _fallback(state: GameState, legal: tuple[Action, ...]) -> Action:
+        best: Action | None = None
+        points = -1
+        for column, option in state.score_options():
+            if option.total > points:
+                points, best = option.total, state._score_action(column, option.index)
+        if best is not None and best in legal:
+            return best
+        return next((a for a in legal if isinstance(a, Score)), legal[0])

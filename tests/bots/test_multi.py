@@ -1,0 +1,107 @@
+"""The multi-column bot: legal in every situation, deterministic, and stronger than the baselines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from pasch.bots import GreedyBot, MultiColumnBot, RandomBot, make_bot
+from pasch.engine import Announce, Game, GameState, Keep, Roll, Score, new_game
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pasch-cache"))
+    yield
+
+
+def play(rules: str, bot: object, seed: int, players: int = 1) -> tuple[int, ...]:
+    rng = np.random.default_rng(seed)
+    game = Game(rules, [f"p{i}" for i in range(players)], rng=rng)
+    while not game.state.is_terminal:
+        state = game.state
+        action = bot.choose(state, rng)  # type: ignore[attr-defined]
+        assert action in state.legal_actions()
+        game.act(action)
+    return game.state.totals()
+
+
+@pytest.mark.parametrize("rules", ["jetsi", "kniffel-3", "kniffel-4"])
+def test_plays_only_legal_actions_and_never_falls_back(rules: str) -> None:
+    bot = MultiColumnBot()
+    for seed in range(2):
+        assert play(rules, bot, seed)[0] > 0
+    assert bot.fallbacks == 0
+
+
+def test_multiplayer_and_modifiers() -> None:
+    bot = MultiColumnBot()
+    assert len(play("kniffel-4", bot, 5, players=2)) == 2
+    assert play("kniffel-3+sharp", bot, 6)[0] > 0
+    assert bot.fallbacks == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["jetsi", "kniffel-3", "kniffel-4", "kniffel-4+sharp"])
+def test_legal_over_many_games(rules: str) -> None:
+    bot = MultiColumnBot()
+    for seed in range(30):
+        play(rules, bot, 100 + seed)
+    assert bot.fallbacks == 0
+
+
+def test_same_seed_same_game() -> None:
+    assert play("kniffel-4", MultiColumnBot(), 11) == play("kniffel-4", MultiColumnBot(), 11)
+
+
+def test_beats_greedy_and_random_on_a_seeded_sample() -> None:
+    seeds = range(6)
+    multi = np.mean([play("kniffel-4", MultiColumnBot(), s)[0] for s in seeds])
+    greedy = np.mean([play("kniffel-4", GreedyBot(), s)[0] for s in seeds])
+    rand = np.mean([play("kniffel-4", RandomBot(), s)[0] for s in seeds])
+    assert multi > greedy + 100 > rand
+
+
+def test_announces_a_kniffel_on_four_alike_and_only_when_allowed() -> None:
+    bot = MultiColumnBot()
+    rng = np.random.default_rng(0)
+    state = new_game("kniffel-4", ["a"])
+    assert isinstance(bot.choose(state, rng), Roll)
+    state = state.apply(Roll()).apply("throw 6 6 6 6 6")
+    # Five sixes on the first throw: worth 50 in any yahtzee box; never a re-throw.
+    assert not isinstance(bot.choose(state, rng), Keep)
+    state = new_game("kniffel-4", ["a"]).apply(Roll()).apply("throw 2 3 4 5 6")
+    action = bot.choose(state, rng)
+    assert isinstance(action, Announce | Score | Keep)
+
+
+def test_must_announce_when_only_the_announced_column_is_open() -> None:
+    bot = MultiColumnBot()
+    rng = np.random.default_rng(1)
+    state = new_game("kniffel-4", ["a"])
+    # Fill every column but the announced one by playing the bot with announcements made impossible.
+    rules = state.rules
+    ann = rules.announced_column
+    assert ann is not None
+    sheet = state.sheets[0]
+    full = tuple(col if c == ann else type(col)(tuple(0 for _ in col.scores)) for c, col in enumerate(sheet.columns))
+    state = (
+        GameState(rules, state.players, (type(sheet)(full),), turn=3 * len(rules.categories))
+        .apply(Roll())
+        .apply("throw 1 1 1 2 3")
+    )
+    action = bot.choose(state, rng)
+    assert isinstance(action, Announce)
+    state = state.apply(action)
+    while not isinstance(action, Score):
+        action = bot.choose(state, rng)
+        state = state.apply(action)
+        if state.is_chance_node:
+            state = state.apply("throw " + " ".join(["1"] * state.pending))
+    assert bot.fallbacks == 0
+
+
+def test_make_bot_knows_multi() -> None:
+    assert isinstance(make_bot("multi"), MultiColumnBot)
