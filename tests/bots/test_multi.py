@@ -25,7 +25,7 @@ def play(rules: str, bot: object, seed: int, players: int = 1) -> tuple[int, ...
         action = bot.choose(state, rng)  # type: ignore[attr-defined]
         assert action in state.legal_actions()
         game.act(action)
-    return game.state.totals()
+    return tuple(int(t) for t in game.state.totals())
 
 
 @pytest.mark.parametrize("rules", ["jetsi", "kniffel-3", "kniffel-4"])

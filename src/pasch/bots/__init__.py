@@ -14,7 +14,7 @@ from pasch.engine import Action, GameState, Keep, Roll, Score
 from pasch.errors import IllegalActionError, RuleSetError
 from pasch.rules import RuleSet
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "MultiColumnBot", "OptimalBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "KnasterBot", "MultiColumnBot", "OptimalBot", "RandomBot", "make_bot"]
 
 
 class Bot:
@@ -124,6 +124,7 @@ class OptimalBot(Bot):
 
 
 # Defined after Bot: the bot modules subclass it.
+from pasch.bots._knaster import KnasterBot  # noqa: E402
 from pasch.bots._multi import MultiColumnBot  # noqa: E402
 
 BOTS: dict[str, type[Bot]] = {
@@ -131,11 +132,12 @@ BOTS: dict[str, type[Bot]] = {
     "greedy": GreedyBot,
     "optimal": OptimalBot,
     "multi": MultiColumnBot,
+    "knaster": KnasterBot,
 }
 
 
 def make_bot(name: str) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``optimal``, ``multi``).
+    """A bot by name (``random``, ``greedy``, ``optimal``, ``multi``, ``knaster``).
 
     Raises:
         ValueError: unknown name.
