@@ -17,7 +17,16 @@ from pasch.dice import counts_of, multiset_probability
 from pasch.engine._actions import Action, Announce, Enter, Keep, Roll, Score, Throw
 from pasch.engine._outcome import Outcome
 from pasch.errors import IllegalActionError, InvalidActionError
-from pasch.rules import BoxOption, ColumnTotals, Order, RuleSet, column_totals, score_options
+from pasch.rules import (
+    BoxOption,
+    ColumnTotals,
+    Order,
+    RuleSet,
+    column_totals,
+    entry_option,
+    fill_candidates,
+    score_options,
+)
 
 __all__ = ["ColumnSheet", "GameState", "PlayerSheet"]
 
@@ -93,6 +102,23 @@ def _score_table(rules: RuleSet) -> tuple[tuple[tuple[Score, ...], ...], tuple[i
         got = (table, tuple(alpha.index(i) for i in ids))
         rules._memo[key] = got
     return got  # type: ignore[return-value]
+
+
+def _alpha_order(rules: RuleSet) -> tuple[int, ...]:
+    """Box indices in the order of their ids (the order Score actions sort in)."""
+    got = rules._memo.get("engine.alpha_order")
+    if got is None:
+        _, rank = _score_table(rules)
+        got = tuple(sorted(range(len(rank)), key=rank.__getitem__))
+        rules._memo["engine.alpha_order"] = got
+    return got  # type: ignore[return-value]
+
+
+def _in_alpha(candidates: tuple[int, ...], alpha: tuple[int, ...]) -> tuple[int, ...]:
+    if len(candidates) <= 1:
+        return candidates
+    chosen = set(candidates)
+    return tuple(i for i in alpha if i in chosen)
 
 
 def _is_sub_multiset(part: Sequence[int], whole: Sequence[int]) -> bool:
@@ -257,6 +283,18 @@ class GameState:
         # Kinds are concatenated in their sort order (keep < announce < score), each group sorted.
         keeps: tuple[Action, ...] = _keeps(self.dice) if self.throws < self.rules.throws else ()
         table, rank = _score_table(self.rules)
+        rules = self.rules
+        counts = counts_of(self.dice, rules.faces)
+        if rules.announced_column is None and (rules.five_alike_index is None or max(counts) < rules.dice):
+            # No joker can restrict the choice: the legal boxes are those the fill order allows.
+            columns = self.sheets[self.current].columns
+            alpha = _alpha_order(rules)
+            scores = tuple(
+                table[c][i]
+                for c, order in enumerate(rules.columns)
+                for i in _in_alpha(fill_candidates(rules, order, columns[c].scores), alpha)
+            )
+            return keeps + scores
         opts = sorted((c, rank[o.index], o.index) for c, o in self.score_options())
         scores = tuple(table[c][i] for c, _, i in opts)
         return keeps + self._announce_actions() + scores
@@ -271,7 +309,7 @@ class GameState:
 
     def _must_announce(self) -> bool:
         """Only the announced column has open boxes: the turn must start with an announcement."""
-        if not self._announce_window():
+        if self.rules.announced_column is None or not self._announce_window():
             return False
         sheet = self.sheets[self.current]
         orders = self.rules.columns
@@ -280,7 +318,7 @@ class GameState:
         return has_announced and others_full
 
     def _announce_actions(self) -> tuple[Announce, ...]:
-        if not self._announce_window():
+        if self.rules.announced_column is None or not self._announce_window():
             return ()
         out: list[Announce] = []
         for c, order in enumerate(self.rules.columns):
@@ -378,13 +416,12 @@ class GameState:
         )
 
     def _apply_throw(self, action: Throw) -> GameState:
-        text = str(action)
         if not self.pending:
-            raise IllegalActionError(f"{text!r}: no dice are in the air")
+            raise IllegalActionError(f"{str(action)!r}: no dice are in the air")
         if len(action.dice) != self.pending:
-            raise InvalidActionError(f"{text!r}: {self.pending} dice were thrown, not {len(action.dice)}")
+            raise InvalidActionError(f"{str(action)!r}: {self.pending} dice were thrown, not {len(action.dice)}")
         if any(not 1 <= d <= self.rules.faces for d in action.dice):
-            raise InvalidActionError(f"{text!r}: dice show 1 to {self.rules.faces}")
+            raise InvalidActionError(f"{str(action)!r}: dice show 1 to {self.rules.faces}")
         kept = self.dice or ()
         return GameState(
             self.rules,
@@ -453,10 +490,23 @@ class GameState:
             raise InvalidActionError(f"{text!r}: {rules.name} has {rules.n_columns} column(s)")
         index = rules.category_index(action.category)
         col = self.sheets[self.current].columns[column]
-        for _, option in self.score_options(column):
-            if option.index == index:
-                return self._fill(column, option)
+        option = self._entry(column, index)
+        if option is not None:
+            return self._fill(column, option)
         raise IllegalActionError(f"{text!r}: {self._why_not(column, index, col)}")
+
+    def _entry(self, column: int, index: int) -> BoxOption | None:
+        """What entering the dice in (column, box) pays, or None if that is not allowed now."""
+        rules = self.rules
+        order = rules.columns[column]
+        if order is Order.ANNOUNCED or self.announced is not None:
+            for _, option in self.score_options(column):
+                if option.index == index:
+                    return option
+            return None
+        counts = counts_of(self.dice or (), rules.faces)
+        scores = self.sheets[self.current].columns[column].scores
+        return entry_option(rules, order, scores, counts, self.sharp, index)
 
     def _why_not(self, column: int, index: int, col: ColumnSheet) -> str:
         rules = self.rules

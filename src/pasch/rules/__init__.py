@@ -16,7 +16,14 @@ from pasch.rules._ruleset import (
     RuleSet,
 )
 from pasch.rules._scorers import Scorer, ScorerKind
-from pasch.rules._scoring import BoxOption, ColumnTotals, column_totals, fill_candidates, score_options
+from pasch.rules._scoring import (
+    BoxOption,
+    ColumnTotals,
+    column_totals,
+    entry_option,
+    fill_candidates,
+    score_options,
+)
 
 __all__ = [
     "BASES",
@@ -34,6 +41,7 @@ __all__ = [
     "ScorerKind",
     "canonical",
     "column_totals",
+    "entry_option",
     "fill_candidates",
     "get",
     "names",

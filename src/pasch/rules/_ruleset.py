@@ -190,6 +190,7 @@ class RuleSet:
     _memo: dict[object, object] = field(init=False, compare=False, repr=False, hash=False)
     _turns: int = field(init=False, compare=False, repr=False, hash=False)
     _five: int | None = field(init=False, compare=False, repr=False, hash=False)
+    _announced: int | None = field(init=False, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c.id: i for i, c in enumerate(self.categories)})
@@ -198,6 +199,8 @@ class RuleSet:
         object.__setattr__(self, "_turns", len(self.categories) * len(self.columns))
         five = [i for i, c in enumerate(self.categories) if c.scorer.kind is ScorerKind.ALL_ALIKE]
         object.__setattr__(self, "_five", five[0] if five else None)
+        announced = [c for c, o in enumerate(self.columns) if o is Order.ANNOUNCED]
+        object.__setattr__(self, "_announced", announced[0] if announced else None)
         if not self.id:
             raise RuleSetError("a rule set needs an id")
         if self.kind is GameKind.KNASTER:
@@ -245,6 +248,11 @@ class RuleSet:
     def five_alike_index(self) -> int | None:
         """Index of the all-alike box (Yahtzee/Kniffel/Yatzy/Yacht), if the sheet has one."""
         return self._five
+
+    @property
+    def announced_column(self) -> int | None:
+        """0-based index of the announced column (kniffel-4), if the game has one."""
+        return self._announced
 
     def upper_index(self, face: int) -> int | None:
         """Index of the upper box counting ``face``, if any."""
