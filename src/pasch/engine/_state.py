@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 
@@ -159,6 +159,7 @@ class GameState:
     sharp: bool = False
     announced: int | None = None
     keeper: bool = False
+    end_turn: int = field(default=-1, compare=False, repr=False)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -181,11 +182,15 @@ class GameState:
         sheet = PlayerSheet(tuple(empty for _ in rules.columns))
         return cls(rules=rules, players=names, sheets=tuple(sheet for _ in names), keeper=keeper)
 
+    def __post_init__(self) -> None:
+        if self.end_turn < 0:
+            object.__setattr__(self, "end_turn", len(self.players) * self.rules.turns_per_player)
+
     # -- queries ------------------------------------------------------------------------------
     @property
     def is_terminal(self) -> bool:
         """Whether the game is over (every sheet full)."""
-        return self.turn >= len(self.players) * self.rules.turns_per_player
+        return self.turn >= self.end_turn
 
     @property
     def is_chance_node(self) -> bool:
@@ -413,6 +418,7 @@ class GameState:
             self.sharp,
             self.announced,
             self.keeper,
+            self.end_turn,
         )
 
     def _apply_throw(self, action: Throw) -> GameState:
@@ -435,6 +441,7 @@ class GameState:
             not kept,
             self.announced,
             self.keeper,
+            self.end_turn,
         )
 
     def _apply_enter(self, action: Enter) -> GameState:
@@ -552,6 +559,7 @@ class GameState:
             False,
             None,
             self.keeper,
+            self.end_turn,
         )
 
 
