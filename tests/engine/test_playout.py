@@ -13,7 +13,8 @@ plays roughly 700-1,000 single-column solo games per CPU second with no checks (
 and these checks (replay, text round trip, every legal action applied in every 10th game) cost about as
 much again, so 10^4 games per rule set (38 rule sets, 1-4 players) would take hours, not minutes. The
 default run plays ``BULK_GAMES`` (100) games per rule set, about 3,800 games; set ``PASCH_PLAYOUT_GAMES``
-to play more (10000 for the issue's figure). The ``slow`` test plays 10^6 games in all.
+to play more. The ``slow`` step (CI) plays the issue's 10^4 solo games per catalogue rule set with lean
+checks; the ``huge`` test (not in CI: hours) plays 10^6 games in all.
 """
 
 from __future__ import annotations
@@ -252,10 +253,42 @@ def test_hypothesis_playouts(rules_id: str, players: int, keeper: bool, data: st
     play(rules_id, players, choose, throw, check_every_action=True, check_every_throw=True, keeper=keeper)
 
 
+CATALOGUE_GAMES = 10_000  # per catalogue rule set, in the CI slow step
+
+
+def lean_playout(rules_id: str, rng: random.Random, check_replay: bool) -> None:
+    """One solo game with the cheap properties checked at every step and the totals at the end."""
+    rules = get(rules_id)
+    state: GameState = new_game(rules, ["Solo"])
+    choose = biased_chooser(rng)
+    actions: list[str] = []
+    turns = 0
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        assert legal, f"no legal action before the end: {state}"
+        action: Action = Throw(rng_throw(rng)(state)) if state.is_chance_node else choose(state, legal)
+        turns += isinstance(action, Score)
+        actions.append(str(action))
+        state = state.apply(action)
+    assert turns == expected_turns(rules_id, 1)
+    assert state.totals() == (independent_total(state, 0),)
+    if check_replay:
+        check_final(state, rules_id, 1, actions, turns)
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("rules_id", ["kniffel", "yahtzee", "kniffel-classic", "yatzy", "yacht", "jetsi",
+                                      "kniffel-3", "kniffel-4"])  # fmt: skip
+def test_ten_thousand_playouts_per_catalogue_rule_set(rules_id: str) -> None:
+    """The issue's 10^4 games per rule set: solo, seeded; totals every game, full end checks every 100th."""
+    for game in range(CATALOGUE_GAMES):
+        lean_playout(rules_id, random.Random(f"ten-thousand/{rules_id}/{game}"), check_replay=game % 100 == 0)
+
+
+@pytest.mark.huge
 @pytest.mark.parametrize("rules_id", RULE_SETS)
 def test_seeded_playouts_slow(rules_id: str) -> None:
-    """The 10^6 version: SLOW_GAMES games spread over the rule sets (run with -m slow and -n auto)."""
+    """The 10^6 version: SLOW_GAMES games spread over the rule sets (hours: run with -m huge -n auto)."""
     games = SLOW_GAMES // len(RULE_SETS) + 1
     for game in range(games):
         rng = random.Random(f"slow/{rules_id}/{game}")
