@@ -146,9 +146,18 @@ class Client:
                 return msg
 
     def act(self, action: str, ref: int | str = "a") -> dict[str, Any]:
-        """Send an action; return its ack or error."""
-        self.send({"type": "act", "action": action, "id": ref})
-        return self.recv_type("ack", "error")
+        """Send an action; return its ack or error.
+
+        Like a well-behaved client, it backs off and sends again when the server says it is rate
+        limited (the games here are played far faster than people play); the flood tests send raw.
+        """
+        for _ in range(50):
+            self.send({"type": "act", "action": action, "id": ref})
+            reply = self.recv_type("ack", "error")
+            if reply.get("code") != "rate_limited":
+                return reply
+            time.sleep(0.1)
+        return reply
 
     def wait_seq(self, seq: int, timeout: float = 10.0) -> None:
         deadline = time.monotonic() + timeout
