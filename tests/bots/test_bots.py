@@ -7,9 +7,10 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from pasch.bots import GreedyBot, OptimalBot, RandomBot, make_bot
+from pasch.bots import GreedyBot, MultiColumnBot, OptimalBot, RandomBot, make_bot
 from pasch.engine import Game, Keep, Roll, Score, new_game
 from pasch.errors import IllegalActionError, RuleSetError
+from pasch.rules import get
 
 
 @pytest.fixture(autouse=True)
@@ -51,14 +52,19 @@ def test_optimal_bot_rolls_first_and_takes_the_solvers_best_option() -> None:
     assert isinstance(bot.choose(final, rng), Score)
 
 
-def test_bots_refuse_chance_nodes_and_multi_column_for_optimal() -> None:
+def test_bots_refuse_chance_nodes_and_optimal_delegates_without_a_table() -> None:
     rng = np.random.default_rng(0)
     state = new_game("yahtzee", ["a"]).apply(Roll())
     with pytest.raises(IllegalActionError):
         RandomBot().choose(state, rng)
-    jetsi = new_game("jetsi", ["a"]).apply(Roll()).apply("throw 1 2 3 4 5")
     with pytest.raises(RuleSetError):
-        OptimalBot().choose(jetsi, rng)
+        OptimalBot().solver_for(get("jetsi"))
+    # Multi-column games and Knaster have no exact table: the optimal seat plays the strongest bot.
+    jetsi = new_game("jetsi", ["a"]).apply(Roll()).apply("throw 1 2 3 4 5")
+    assert OptimalBot().choose(jetsi, rng) == MultiColumnBot().choose(jetsi, np.random.default_rng(0))
+    assert OptimalBot().choose(jetsi, rng) in jetsi.legal_actions()
+    knaster = new_game("knaster", ["a"]).apply("roll").apply("throw 3 4")
+    assert OptimalBot().choose(knaster, rng) in knaster.legal_actions()
 
 
 def test_make_bot() -> None:

@@ -86,6 +86,7 @@ class OptimalBot(Bot):
 
     def __init__(self, solver: Any | None = None) -> None:
         self._solvers: dict[str, Any] = {}
+        self._delegate: dict[str, Bot] = {}
         if solver is not None:
             self._solvers[solver.rules.id] = solver
 
@@ -106,14 +107,22 @@ class OptimalBot(Bot):
     def choose(self, state: GameState, rng: np.random.Generator) -> Action:
         """The action of greatest expected final score (ties: first box in sheet order, smallest keep).
 
+        Multi-column games and Knaster have no exact table; there the strongest practical bot
+        (:class:`MultiColumnBot`, :class:`KnasterBot`) chooses.
+
         Raises:
             IllegalActionError: the state is a chance node or the game is over.
-            RuleSetError: the rule set is not single-column.
         """
+        rules = state.rules
+        if rules.knaster is not None or len(rules.columns) != 1:
+            # No exact table exists for these games (2^39 and more states): play the strongest bot.
+            if rules.id not in self._delegate:
+                self._delegate[rules.id] = KnasterBot() if rules.knaster is not None else MultiColumnBot()
+            return self._delegate[rules.id].choose(state, rng)
         actions = self._decisions(state)
         if state.dice is None:
             return next((a for a in actions if isinstance(a, Roll)), actions[0])
-        solver = self.solver_for(state.rules)
+        solver = self.solver_for(rules)
         column = state.sheets[state.current_player].columns[0]
         best = solver.best(column.scores, state.dice, state.throws_left, state.sharp)
         text = best.action_text
