@@ -53,7 +53,10 @@ class RandomBot(Bot):
 
 
 class GreedyBot(Bot):
-    """Throws once and enters the dice where they pay most now (ties: first in sheet order)."""
+    """Throws once and enters the dice where they pay most now (ties: first in sheet order).
+
+    In Knaster: the legal action that raises its own score most now (ties: the first legal action).
+    """
 
     name = "greedy"
 
@@ -64,6 +67,9 @@ class GreedyBot(Bot):
             IllegalActionError: the state is a chance node or the game is over.
         """
         actions = self._decisions(state)
+        if state.rules.knaster is not None:
+            me = state.current_player
+            return max(actions, key=lambda a: state.apply(a).total(me))
         if state.dice is None:
             return next((a for a in actions if isinstance(a, Roll)), actions[0])
         best: Action | None = None

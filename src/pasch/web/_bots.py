@@ -1,4 +1,4 @@
-"""Bots for server-side seats: ``pasch.bots`` when it provides the class, else a small local fallback.
+"""Bots for server-side seats (:mod:`pasch.bots`) and the hint the best of them gives.
 
 A seat kind is ``human`` or ``bot:NAME`` with NAME in :data:`BOT_NAMES`. A bot is anything with
 ``choose(state, rng) -> Action``.
@@ -6,15 +6,14 @@ A seat kind is ``human`` or ``bot:NAME`` with NAME in :data:`BOT_NAMES`. A bot i
 
 from __future__ import annotations
 
-import importlib
-from collections import Counter
 from typing import Any, Protocol
 
 import numpy as np
 
-from pasch.engine import Action, Keep, KnasterState, Roll, Score
+from pasch import bots
+from pasch.engine import Action
 
-__all__ = ["BOT_NAMES", "Bot", "FallbackBot", "hint_for", "make_bot", "seat_kind"]
+__all__ = ["BOT_NAMES", "Bot", "hint_for", "make_bot", "seat_kind"]
 
 BOT_NAMES: tuple[str, ...] = ("greedy", "optimal", "random")
 
@@ -25,37 +24,6 @@ class Bot(Protocol):
     def choose(self, state: Any, rng: np.random.Generator) -> Action:
         """The action to play in ``state``."""
         ...
-
-
-class FallbackBot:
-    """Used until ``pasch.bots`` lands: keeps the most common face, scores the best box now.
-
-    In Knaster it plays a random legal action.
-    """
-
-    def choose(self, state: Any, rng: np.random.Generator) -> Action:
-        """Roll, keep the most common face twice, then take the box that pays most now."""
-        legal = state.legal_actions()
-        if isinstance(state, KnasterState):
-            chosen: Action = legal[int(rng.integers(len(legal)))]
-            return chosen
-        if state.dice is None:
-            return next((a for a in legal if isinstance(a, Roll)), legal[0])
-        options = state.score_options()
-        if options:
-            best = max(options, key=lambda co: (co[1].total, -co[0], -co[1].index))
-            if state.throws_left > 0 and best[1].total < 25:
-                counts = Counter(state.dice)
-                face, n = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
-                keep = Keep(tuple([face] * n))
-                if keep in legal:
-                    return keep
-            action: Action = state._score_action(best[0], best[1].index)
-            if action in legal:
-                return action
-        scores = [a for a in legal if isinstance(a, Score)]
-        fallback: Action = scores[0] if scores else legal[0]
-        return fallback
 
 
 def seat_kind(text: str) -> str:
@@ -74,19 +42,13 @@ def seat_kind(text: str) -> str:
 
 
 def make_bot(kind: str) -> Bot:
-    """The bot of a seat kind such as ``bot:optimal`` (the fallback when ``pasch.bots`` lacks it)."""
+    """The bot of a seat kind such as ``bot:optimal``, from :mod:`pasch.bots`.
+
+    Raises:
+        ValueError: an unknown bot name.
+    """
     name = kind.split(":", 1)[1] if ":" in kind else kind
-    try:
-        bots = importlib.import_module("pasch.bots")
-    except ImportError:
-        return FallbackBot()
-    cls = getattr(bots, f"{name.capitalize()}Bot", None)
-    if cls is None:
-        return FallbackBot()
-    try:
-        made: Bot = cls()
-    except Exception:  # a bot that cannot serve this server (missing tables) must not stop the game
-        return FallbackBot()
+    made: Bot = bots.make_bot(name)
     return made
 
 
@@ -98,4 +60,4 @@ def hint_for(state: Any, rng: np.random.Generator) -> str:
             return str(bot.choose(state, rng))
         except Exception:
             continue
-    return str(FallbackBot().choose(state, rng))
+    return str(state.legal_actions()[0])
