@@ -14,13 +14,17 @@ from pasch.i18n import _, set_language
 from pasch.rules import GameKind, get
 from pasch.tui._game import SheetGameScreen
 from pasch.tui._keeper import KeeperScreen
+from pasch.tui._knaster import KnasterGameScreen
 from pasch.tui._session import Session, parse_seats
 from pasch.tui._setup import SetupChoice, SetupScreen
 
 __all__ = ["GAME_SCREENS", "PaschApp", "run", "screen_for"]
 
-GAME_SCREENS: dict[GameKind, Callable[[Session], Screen[None]]] = {GameKind.SHEET: SheetGameScreen}
-"""The game screen of each kind of game (issue 6 adds ``GameKind.KNASTER``)."""
+GAME_SCREENS: dict[GameKind, Callable[[Session], Screen[None]]] = {
+    GameKind.SHEET: SheetGameScreen,
+    GameKind.KNASTER: KnasterGameScreen,
+}
+"""The game screen of each kind of game."""
 KEEPER_SCREENS: dict[GameKind, Callable[[Session], Screen[None]]] = {GameKind.SHEET: KeeperScreen}
 """The score-keeper screen of each kind of game."""
 

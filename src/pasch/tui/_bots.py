@@ -15,7 +15,8 @@ from pasch.engine import Action
 __all__ = ["BOT_KINDS", "Bot", "make_bot"]
 
 BOT_KINDS: tuple[str, ...] = ("greedy", "optimal", "random")
-"""Bot names offered in the setup screen, best first for new players."""
+"""Bot names offered in the setup screen, best first for new players (``optimal`` plays the strongest bot
+where no exact table exists: multi-column games and Knaster)."""
 
 
 class Bot(Protocol):
@@ -34,7 +35,7 @@ def make_bot(kind: str) -> Bot:
     """
     name = kind.split(":", 1)[1] if kind.startswith("bot:") else kind
     name = name.strip().lower() or "greedy"
-    if name not in BOT_KINDS:
+    if name not in BOT_KINDS and name not in bots.BOTS:  # the named bots (multi, knaster) also play a seat
         raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_KINDS)}")
     made: Bot = bots.make_bot(name)
     return made

@@ -1,6 +1,6 @@
 """Game screens. :class:`GameScreen` holds what every game shares (turn flow, bots, undo, saving,
-help); :class:`SheetGameScreen` draws dice and score sheets. A Knaster grid screen is another
-subclass registered in :data:`pasch.tui._app.GAME_SCREENS`.
+help); :class:`SheetGameScreen` draws dice and score sheets. The Knaster grid screen
+(:mod:`pasch.tui._knaster`) is another subclass; both are registered in :data:`pasch.tui._app.GAME_SCREENS`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pasch.tui._common import translate_bindings
 from pasch.tui._help import HelpScreen
 from pasch.tui._hints import Hints, compute_hints, hint_label
 from pasch.tui._session import Session
-from pasch.tui._sheet import SheetModel, bonus_progress, build_sheet, sheet_text
+from pasch.tui._sheet import SheetModel, bonus_progress, build_sheet, column_legend, sheet_text
 from pasch.tui._widgets import DiceBar, Die
 
 __all__ = ["GameScreen", "SheetGameScreen"]
@@ -37,6 +37,7 @@ CELL_STYLE = {
     "open": "",
     "sum": "dim",
     "progress": "yellow",
+    "announced": "bold reverse yellow",
     "total": "bold",
 }
 
@@ -125,15 +126,25 @@ class GameScreen(Screen[None]):
             if self.session.state is not state:  # an undo happened meanwhile
                 break
             name = self.session.seat.name
-            text = self.describe(state, name, action)
             self.session.act(action)
-            self.message, self.message_error = text, False
-            scored = str(action).startswith("score")
-            if scored or self.session.finished:
+            self.message, self.message_error = self.describe_step(state, self.session.state, name, action), False
+            if self.turn_done(action) or self.session.finished:
                 self.app_save()
+            self.bot_moved(state, action)
             self.refresh_view()
         if self.session.finished:
             self.game_over()
+
+    def turn_done(self, action: Any) -> bool:
+        """Whether ``action`` (just played) finished a turn: the moment the game is saved."""
+        return str(action).startswith("score")
+
+    def bot_moved(self, before: Any, action: Any) -> None:
+        """Hook: a bot has just played ``action`` from ``before``."""
+
+    def describe_step(self, before: Any, after: Any, name: str, action: Any) -> str:
+        """A step (just played from ``before`` to ``after``) in words."""
+        return self.describe(before, name, action)
 
     @staticmethod
     def describe(state: Any, name: str, action: Any) -> str:
@@ -156,7 +167,10 @@ class GameScreen(Screen[None]):
 
     def action_help(self) -> None:
         """Show the keys."""
-        self.app.push_screen(HelpScreen(keeper=self.session.keeper))
+        self.app.push_screen(HelpScreen(keeper=self.session.keeper, game=self.help_topic))
+
+    help_topic = "sheet"
+    """Which keys the help screen lists (``sheet`` or ``knaster``)."""
 
     def action_undo(self) -> None:
         """Take back the human's last step (see :mod:`pasch.tui._session`)."""
@@ -194,6 +208,7 @@ class SheetGameScreen(GameScreen):
     SheetGameScreen #message { height: auto; min-height: 1; margin: 1 0 0 0; }
     SheetGameScreen #message.error { color: $error; }
     SheetGameScreen #bonus { height: auto; color: $text-muted; }
+    SheetGameScreen #legend { height: auto; color: $text-muted; }
     SheetGameScreen #hints { height: auto; border: round $accent; display: none; padding: 0 1; }
     SheetGameScreen #hints.shown { display: block; }
     """
@@ -238,6 +253,7 @@ class SheetGameScreen(GameScreen):
                 yield from self.compose_dice()
                 yield Static(id="message")
                 yield Static(id="bonus")
+                yield Static(id="legend")
                 with Vertical(id="hints"):
                     yield ProgressBar(id="hint-progress", show_eta=False)
                     yield Static(id="hint-table")
@@ -289,6 +305,7 @@ class SheetGameScreen(GameScreen):
         self.set_text("#message", self.message)
         self.query_one("#message", Static).set_class(self.message_error, "error")
         self.set_text("#bonus", self.standings_text() if st.is_terminal else self.bonus_text())
+        self.set_text("#legend", column_legend(st.rules))
         self.model = build_sheet(st)
         self.draw_sheet(self.model)
         self.update_hints()
@@ -308,6 +325,11 @@ class SheetGameScreen(GameScreen):
             return None
         if self.announcing:
             return choices[0]
+        st = self.session.state
+        if st.announced is not None:  # an announced turn ends in the announced box unless crossed out elsewhere
+            for c, order in enumerate(st.rules.columns):
+                if order is Order.ANNOUNCED and (c, st.announced) in choices:
+                    return (c, int(st.announced))
         opts = {(c, o.index): o.total for c, o in self.session.state.score_options()}
         return max(choices, key=lambda ch: (opts.get(ch, 0), -ch[0], -ch[1]))
 

@@ -16,8 +16,25 @@ from pasch.tui._common import translate_bindings
 __all__ = ["HelpScreen"]
 
 
-def help_text(keeper: bool = False) -> str:
-    """The keys of the game screen, one per line."""
+def help_text(keeper: bool = False, game: str = "sheet") -> str:
+    """The keys of the game screen (``game``: ``sheet`` or ``knaster``), one per line."""
+    if game == "knaster":
+        lines = [
+            _("Keys"),
+            "",
+            _("Space, r  throw the two dice (when it is your throw)"),
+            _("← ↑ → ↓   move over your grid"),
+            _("a-e 1-5   jump to a column or a row (b then 3: cell b3)"),
+            _("Enter     write the number into the cell, or circle it there (or click twice)"),
+            _("p         pass (only when you can neither write nor circle)"),
+            _("h         show or hide the hint (the Knaster bot's choice)"),
+            _("u         undo your last step until the next number is thrown"),
+            _("?         this help     q  save and quit"),
+            "",
+            _("(7) is a circled 7; [9] is a fully circled line scoring 9."),
+            _("A completed line with a combination must be circled in at once (highlighted)."),
+        ]
+        return "\n".join(lines)
     if keeper:
         lines = [
             _("Score keeper: the table throws real dice."),
@@ -64,15 +81,16 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q,f1", "close", N_("close"))
     ]
 
-    def __init__(self, keeper: bool = False) -> None:
+    def __init__(self, keeper: bool = False, game: str = "sheet") -> None:
         super().__init__()
         self.keeper = keeper
+        self.game = game
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         """The help text."""
         with VerticalScroll():
-            yield Static(help_text(self.keeper), id="help-text")
+            yield Static(help_text(self.keeper, self.game), id="help-text")
 
     def action_close(self) -> None:
         """Close the help."""

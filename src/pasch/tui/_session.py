@@ -5,8 +5,9 @@ around it: which die sits where, which dice the player is holding, who is a bot,
 human's last steps may still be taken back.
 
 Undo (issue 4): a hold change, an announcement or a scoring choice may be taken back; a throw may
-not, once seen, and a scoring choice only until the next player throws. Score-keeper games take back
-any entry (the table's dice are not secret). Undo restores the earlier immutable state object itself,
+not, once seen, and a scoring choice only until the next player throws. In Knaster a write, a circle or
+a pass may be taken back likewise, until the next number is thrown. Score-keeper games take back any
+entry (the table's dice are not secret). Undo restores the earlier immutable state object itself,
 so every total, bonus, extra point and flag is exactly what it was.
 """
 
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from pasch.engine import Action, Announce, Enter, Game, GameLog, Keep, Roll, Score
+from pasch.engine import Action, Announce, Circle, Enter, Game, GameLog, Keep, Pass, Roll, Score, Write
 from pasch.rules import RuleSet, get
 from pasch.tui._bots import Bot, make_bot
 
@@ -249,7 +250,7 @@ class Session:
             self._lay_out(kept)
             return self.state
         self.game.act(act)
-        if isinstance(act, Score | Announce | Enter):
+        if isinstance(act, Score | Announce | Enter | Write | Circle | Pass):
             if not self.seats[before.state.current].is_bot:
                 self._undo.append(before)
             if isinstance(act, Score):

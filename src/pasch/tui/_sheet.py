@@ -10,18 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pasch.i18n import _, box_name, ngettext
+from pasch.i18n import N_, _, box_name, ngettext
 from pasch.rules import BoxOption, ExtraPolicy, Order
 from pasch.rules._scorers import ScorerKind
 
-__all__ = ["Cell", "Row", "SheetModel", "bonus_progress", "build_sheet", "sheet_text"]
+__all__ = ["Cell", "Row", "SheetModel", "bonus_progress", "build_sheet", "column_legend", "sheet_text"]
 
 ORDER_MARK = {Order.FREE: "", Order.DOWN: "↓", Order.UP: "↑", Order.ANNOUNCED: "!"}
 
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One value cell: its text and its kind (``filled``, ``potential``, ``open``, ``sum``, ``total``)."""
+    """One value cell: its text and its kind (``filled``, ``potential``, ``open``, ``sum``, ``total``, or
+    ``announced``: the box announced this turn in kniffel-4's announced column, marked ``!``)."""
 
     text: str
     kind: str = "open"
@@ -63,6 +64,23 @@ class SheetModel:
     def row_of_box(self, box: int) -> int:
         """Index of a box's row."""
         return next(k for k, r in enumerate(self.rows) if r.box == box)
+
+
+_ORDER_WORDS = {
+    Order.FREE: N_("free order"),
+    Order.DOWN: N_("top to bottom"),
+    Order.UP: N_("bottom to top"),
+    Order.ANNOUNCED: N_("announced"),
+}
+
+
+def column_legend(rules: Any) -> str:
+    """What each column's mark means, for multi-column games (empty for one column):
+    ``Columns: 1↓ top to bottom · 2↑ bottom to top · 3! announced · 4 free order``."""
+    if rules.n_columns < 2:
+        return ""
+    parts = [f"{c + 1}{ORDER_MARK[order]} {_(_ORDER_WORDS[order])}" for c, order in enumerate(rules.columns)]
+    return _("Columns: {columns}").format(columns=" · ".join(parts))
 
 
 def _option_text(opt: BoxOption) -> str:
@@ -138,11 +156,12 @@ def build_sheet(state: Any, show_potential: bool = True) -> SheetModel:
                 cells.append(Cell(f"{v}*" if i in col.doubled else str(v), "filled", is_cur))
                 continue
             opt = options.get((c, i)) if is_cur and show_potential else None
-            mark = "!" if is_cur and state.announced == i and rules.columns[c] is Order.ANNOUNCED else ""
+            announced = is_cur and state.announced == i and rules.columns[c] is Order.ANNOUNCED
+            mark = "!" if announced else ""
             if opt is not None:
-                cells.append(Cell(mark + _option_text(opt), "potential", is_cur))
+                cells.append(Cell(mark + _option_text(opt), "announced" if announced else "potential", is_cur))
             else:
-                cells.append(Cell(mark, "open", is_cur))
+                cells.append(Cell(mark, "announced" if announced else "open", is_cur))
         return Row(box_name(rules, i), tuple(cells), i)
 
     totals = {pc: state.column_totals(*pc) for pc in pcs}
@@ -175,7 +194,7 @@ def sheet_text(model: SheetModel, selected: tuple[int, int] | None = None) -> st
         cells = []
         for j, cell in enumerate(row.cells):
             text = cell.text
-            if cell.kind == "potential":
+            if cell.kind == "potential" or (cell.kind == "announced" and text != "!"):
                 text = f"({text})"
             if sel_cell == (k, j):
                 text = f"[{text}]"
