@@ -284,7 +284,12 @@ def test_resume_a_knaster_game(tmp_path: Any) -> None:
             grid = session.state.grids[p]
             for i in range(25):
                 name = "abcde"[i % 5] + str(i // 5 + 1)
-                assert _cell(app, p, name).text == (str(grid.numbers[i]) if grid.numbers[i] else "·")
+                cell = _cell(app, p, name)
+                if cell.has_class("cursor") and not grid.numbers[i]:  # the called number, previewed
+                    assert cell.text == str(session.state.number)
+                else:
+                    assert cell.text == (str(grid.numbers[i]) if grid.numbers[i] else "·")
+        assert len(screen.query(".cursor")) == 1
 
     drive(app2, second)
 
@@ -341,3 +346,20 @@ def test_many_players_fit_and_german_words() -> None:
 def test_roll_is_the_only_step_before_the_number() -> None:
     st = Session.new("knaster", parse_seats("Ada")).state
     assert st.legal_actions() == (Roll(),)
+
+
+def test_rules_and_players_open_the_knaster_screen_at_once() -> None:
+    """What ``pasch play --rules knaster --players ...`` does; ``bot:knaster`` names the Knaster bot."""
+    app = PaschApp(rules="knaster", players="Ada, bot:knaster", bot_delay=0, save=False, seed=1)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = _screen(app)
+        assert [s.kind for s in screen.session.seats] == ["human", "bot:knaster"]
+        assert screen.session.seats[1].name == "KnasterBot"
+        await pilot.press("space", "enter")
+        await settle(app, pilot)
+        st = screen.session.state
+        # The bot wrote Ada's number, then threw the next one and wrote it; now Ada acts on it.
+        assert st.grids[1].written == 2 and st.current == 0 and st.number is not None
+
+    drive(app, body)

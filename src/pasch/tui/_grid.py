@@ -88,15 +88,17 @@ class GridMarks:
 
     Attributes:
         cursor: the cell under the keyboard cursor (the player to act, a human).
-        legal: cells the called number may be written into or circled at now.
+        legal: cells to point out to the player to act (the screen passes the cells they may circle).
         hint: the cell the hint suggests.
         last: the cell of the player's latest write or circle.
+        preview: the called number, shown in the cursor cell while it is empty.
     """
 
     cursor: int | None = None
     legal: frozenset[int] = frozenset()
     hint: int | None = None
     last: int | None = None
+    preview: int | None = None
 
 
 def _value_text(state: Any, grid: KnasterGrid, line: int) -> str:
@@ -273,9 +275,12 @@ class GridView(Vertical):
                 classes.add("cursor")
             if i == marks.hint:
                 classes.add("hint")
-            if i == marks.last:
+            if i == marks.last and grid.numbers[i]:  # an undone write leaves no mark
                 classes.add("last")
-            cell.show(cell_text(grid, i), frozenset(classes))
+            text = cell_text(grid, i)
+            if i == marks.cursor and marks.preview is not None and not grid.numbers[i]:
+                text = str(marks.preview)
+            cell.show(text, frozenset(classes))
         for value in self.query(LineValue):
             k = value.line
             complete = grid.is_complete(k)

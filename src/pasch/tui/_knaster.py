@@ -70,7 +70,7 @@ class KnasterGameScreen(GameScreen):
     KnasterGameScreen #duty { color: $warning; }
     KnasterGameScreen #buttons { height: auto; }
     KnasterGameScreen #buttons Button { margin: 0 1 0 0; min-width: 10; }
-    KnasterGameScreen #hint { border: round $accent; padding: 0 1; display: none; height: auto; }
+    KnasterGameScreen #hint { color: $accent; text-style: bold; display: none; height: auto; }
     KnasterGameScreen #hint.shown { display: block; }
     KnasterGameScreen #standings { color: $text-muted; }
     KnasterGameScreen #grids { height: 1fr; padding: 0 1; }
@@ -101,6 +101,7 @@ class KnasterGameScreen(GameScreen):
         self.hint: Action | None = None
         self._hint_for: Any = None
         self._placed_for: Any = None
+        self._shown_player: int | None = None
         self._texts: dict[str, str] = {}
 
     # -- layout ---------------------------------------------------------------------------------
@@ -201,7 +202,8 @@ class KnasterGameScreen(GameScreen):
             human and any(isinstance(a, Pass) for a in self._legal())
         )
         self.update_hint()
-        legal = frozenset(self.legal_cells()) if human else frozenset()
+        # Every empty cell takes the number: point out only the cells where it may be circled.
+        legal = frozenset(i for i, a in self.legal_cells().items() if isinstance(a, Circle)) if human else frozenset()
         hint_cell = _cell_of(self.hint) if self.hint is not None and self.hints_shown and human else None
         for view in self.query(GridView):
             p = view.player
@@ -211,8 +213,12 @@ class KnasterGameScreen(GameScreen):
                 legal=legal if acting else frozenset(),
                 hint=hint_cell if acting else None,
                 last=self.last.get(p),
+                preview=st.number if acting and human else None,
             )
             view.show(st, marks, acting)
+            if acting and self._shown_player != p:
+                self._shown_player = p  # keep the acting player's grid on screen in small terminals
+                self.query_one("#grids", VerticalScroll).scroll_to_widget(view, animate=False)
 
     def _legal(self) -> tuple[Action, ...]:
         st = self.state
