@@ -357,11 +357,6 @@ def test_keeper_mode_records_the_announcement_and_replays_it() -> None:
     assert box(rebuilt, 3, "large_straight", player=0) == 40 and box(rebuilt, 4, "large_straight", player=1) == 40
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug (rules/_scoring.py): the forced joker's priority applies in the announced column, so "
-    "an announced box can become unusable and, with only column 3 open, no action is legal",
-)
 def test_forced_joker_never_blocks_the_announced_box() -> None:
     # kniffel-4+joker=forced is accepted by the catalogue. RULES.md: an announced turn ends in the
     # announced box; docs/rules.md: fill-order restrictions beat the joker's box choice.
@@ -371,7 +366,6 @@ def test_forced_joker_never_blocks_the_announced_box() -> None:
     assert "3:chance" in options(state)
 
 
-@pytest.mark.xfail(strict=True, reason="same engine bug as test_forced_joker_never_blocks_the_announced_box")
 def test_forced_joker_never_leaves_a_turn_without_legal_actions() -> None:
     state = _only_column_3_open("kniffel-4+joker=forced")
     state = turns(state, [("2 2 2 2 2", "announce yahtzee; score 3:yahtzee")])

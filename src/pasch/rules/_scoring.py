@@ -120,7 +120,8 @@ def score_options(
             joker_active = scored and (match is None or match_filled)
         elif j is JokerPolicy.FORCED:
             joker_active = match is None or match_filled
-            if order in (Order.FREE, Order.ANNOUNCED):
+            if order is Order.FREE:
+                # (An announced column's box is fixed by the announcement: no priority there.)
                 # The official priority: the matching upper box, else a lower box, else an upper box.
                 if match is not None and not match_filled:
                     candidates = tuple(i for i in candidates if i == match)
