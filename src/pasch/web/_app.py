@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import time
 from collections.abc import AsyncIterator
@@ -213,12 +214,18 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
         svc = Service(engine, bot_delay=bot_delay)
         svc.listeners.append(broadcast)
         holder["service"] = svc
+        svc.writer.start()
         for code in svc.resume_all():
             svc.schedule_bots(svc.rooms[code])
+        # Everything loaded so far (modules, rule tables, resumed rooms) lives as long as the process: keep it
+        # out of the collector's generations, so a full collection scans only what the games allocate since.
+        gc.collect()
+        gc.freeze()
         yield
         for room in svc.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
+        svc.close()
         engine.dispose()
 
     app = FastAPI(

@@ -19,17 +19,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Engine, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from pasch.engine import Action, GameLog, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import get as get_rules
 from pasch.web._bots import hint_for, make_bot, seat_kind
-from pasch.web._db import EventRow, ResultRow, RoomRow, SeatRow
+from pasch.web._db import EventRow, RoomRow, SeatRow
 from pasch.web._fair import DiceStream, commitment_of, new_seed
-from pasch.web._view import rules_info, state_view
+from pasch.web._view import ViewCache, rules_info, state_view
+from pasch.web._writer import Append, ConflictError, EventWriter
 
 __all__ = ["ActError", "Room", "Seat", "Service", "hash_token"]
 
@@ -90,6 +90,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     online: dict[int, int] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    views: ViewCache = field(default_factory=ViewCache)
 
     @property
     def finished(self) -> bool:
@@ -170,7 +171,12 @@ class Service:
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
         self.listeners: list[Listener] = []
+        self.writer = EventWriter(engine)
         self._rng = np.random.default_rng()
+
+    def close(self) -> None:
+        """Finish the pending writes and stop the writer thread."""
+        self.writer.stop()
 
     # -- loading ---------------------------------------------------------------------------------
     def _load(self, session: Session, row: RoomRow) -> Room:
@@ -238,6 +244,7 @@ class Service:
         if old is not None:
             room.online = old.online
             room.lock = old.lock
+            room.bot_task = old.bot_task
         return room
 
     # -- rooms -----------------------------------------------------------------------------------
@@ -415,16 +422,26 @@ class Service:
                 ``illegal``, ``no_throw``, ``game_over`` or ``conflict``); nothing changed.
         """
         room = self.room(code)
+        # Shielded: once its events are being written, the action completes (cache, ack, broadcast) even if
+        # the connection that sent it is torn down meanwhile, so the cache never falls behind the log.
+        task = asyncio.ensure_future(self._act_task(room, seat, text, on_commit))
+        result = await asyncio.shield(task)
+        self.schedule_bots(room)
+        return result
+
+    async def _act_task(
+        self, room: Room, seat: int | None, text: str, on_commit: Callable[[ActResult], None] | None
+    ) -> ActResult:
         async with room.lock:
-            result = self._act_locked(room, seat, text)
+            result = await self._commit(room, seat, text)
             if on_commit is not None:
                 on_commit(result)
             # Listeners only queue the message, so updates leave in the order of the log.
             await self._emit(room, {"type": "update", "by": seat, "events": result.events, "state": result.view})
-        self.schedule_bots(room)
         return result
 
-    def _act_locked(self, room: Room, seat: int | None, text: str) -> ActResult:
+    def _validate(self, room: Room, seat: int | None, text: str) -> tuple[list[tuple[int | None, str]], Any]:
+        """The events an action of ``seat`` appends and the state after them (the room is not changed)."""
         if seat is None:
             raise ActError("spectator", "spectators watch; join a seat to play")
         try:
@@ -448,52 +465,38 @@ class Service:
             raise ActError("illegal", str(exc)) from None
         events: list[tuple[int | None, str]] = [(seat, str(action))]
         if new.is_chance_node and room.stream is not None:
-            throw = Throw(room.stream.next(new.pending, new.rules.faces))
+            # Drawn from a copy: the room's stream advances only once the throw is committed.
+            throw = Throw(room.stream.peek(new.pending, new.rules.faces))
             new = new.apply(throw)
             events.append((None, str(throw)))
-        self._append(room, events, new)
-        room.state = new
-        room.actions.extend(t for _, t in events)
-        room.seq += len(events)
-        return ActResult(room.seq, [t for _, t in events], state_view(new, room.seq))
+        return events, new
 
-    def _append(self, room: Room, events: list[tuple[int | None, str]], new: Any) -> None:
-        """Append events (and the result when the game ends) in one transaction."""
-        now = datetime.now(UTC)
+    async def _commit(self, room: Room, seat: int | None, text: str) -> ActResult:
+        """Validate an action, append its events (awaiting the commit), then update the cached room.
+
+        The caller holds ``room.lock``.
+        """
+        events, new = self._validate(room, seat, text)
+        append = Append(room.id, room.seq + 1, events, datetime.now(UTC))
+        if new.is_terminal:
+            outcome = new.outcome()
+            append.results = [(s, name, outcome.totals[s], outcome.ranks[s]) for s, name in enumerate(new.players)]
         try:
-            # Core inserts in one transaction: the hot path of every action, so no ORM unit of work.
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(EventRow),
-                    [
-                        {"room_id": room.id, "seq": n, "seat": seat, "action": text, "created_at": now}
-                        for n, (seat, text) in enumerate(events, start=room.seq + 1)
-                    ],
-                )
-                if new.is_terminal:
-                    outcome = new.outcome()
-                    conn.execute(
-                        insert(ResultRow),
-                        [
-                            {
-                                "room_id": room.id,
-                                "seat": s,
-                                "name": name,
-                                "total": outcome.totals[s],
-                                "rank": outcome.ranks[s],
-                            }
-                            for s, name in enumerate(new.players)
-                        ],
-                    )
-                    conn.execute(
-                        update(RoomRow).where(RoomRow.id == room.id).values(status="finished", finished_at=now)
-                    )
-        except IntegrityError:
+            await self.writer.write(append)
+        except ConflictError:
             # Another writer took this seq: our cache is stale. Rebuild from the log; nothing was applied.
             self.reload(room.code)
             raise ActError("conflict", "another action was recorded first; the state was reloaded") from None
+        except Exception as exc:
+            raise ActError("server_error", f"the action could not be recorded ({type(exc).__name__})") from None
+        if room.stream is not None and len(events) > 1:
+            room.stream.accept()  # the throw is in the log now: the stream moves past it
         if new.is_terminal:
             room.status = "finished"
+        room.state = new
+        room.actions.extend(t for _, t in events)
+        room.seq += len(events)
+        return ActResult(room.seq, [t for _, t in events], state_view(new, room.seq, room.views))
 
     def hint(self, code: str, seat: int | None) -> dict[str, Any]:
         """The hint for the player to act: the best available bot's choice and the score options.
@@ -537,11 +540,7 @@ class Service:
             bot = make_bot(room.seats[seat].kind)
             try:
                 action = bot.choose(room.state, self._rng)
-                async with room.lock:
-                    result = self._act_locked(room, seat, str(action))
-                    await self._emit(
-                        room, {"type": "update", "by": seat, "events": result.events, "state": result.view}
-                    )
+                await asyncio.shield(asyncio.ensure_future(self._act_task(room, seat, str(action), None)))
             except ActError:
                 await asyncio.sleep(0.05)  # a conflict: the room was reloaded; look again
                 continue

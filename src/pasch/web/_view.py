@@ -9,7 +9,21 @@ from typing import Any
 
 from pasch.engine import GameState, Keep, KnasterState, Roll, State, cell_name
 
-__all__ = ["rules_info", "state_view"]
+__all__ = ["ViewCache", "rules_info", "state_view"]
+
+
+class ViewCache:
+    """The views of a room's sheet columns, kept between states.
+
+    Columns are immutable and a new state shares the columns an action did not touch, so a column whose
+    object is the one seen before has the same view: only the written column is recomputed per action.
+    The cached dicts are shared between frames and must not be modified.
+    """
+
+    __slots__ = ("columns",)
+
+    def __init__(self) -> None:
+        self.columns: dict[tuple[int, int], tuple[Any, dict[str, Any]]] = {}
 
 
 def rules_info(rules: Any) -> dict[str, Any]:
@@ -30,26 +44,36 @@ def rules_info(rules: Any) -> dict[str, Any]:
     }
 
 
-def _sheet_view(state: GameState) -> dict[str, Any]:
+def _column_view(state: GameState, p: int, c: int, upper_boxes: int) -> dict[str, Any]:
+    col = state.sheets[p].columns[c]
+    t = state.column_totals(p, c)
+    return {
+        "scores": list(col.scores),
+        "doubled": sorted(col.doubled),
+        "upper": t.upper,
+        "bonus": t.bonus,
+        "lower": t.lower,
+        "extra": t.extra,
+        "total": t.total,
+        "upper_open": sum(1 for s in col.scores[:upper_boxes] if s is None),
+    }
+
+
+def _sheet_view(state: GameState, cache: ViewCache | None) -> dict[str, Any]:
     rules = state.rules
     upper_boxes = sum(1 for c in rules.categories if c.is_upper)
     sheets = []
     for p, sheet in enumerate(state.sheets):
         cols = []
         for c, col in enumerate(sheet.columns):
-            t = state.column_totals(p, c)
-            cols.append(
-                {
-                    "scores": list(col.scores),
-                    "doubled": sorted(col.doubled),
-                    "upper": t.upper,
-                    "bonus": t.bonus,
-                    "lower": t.lower,
-                    "extra": t.extra,
-                    "total": t.total,
-                    "upper_open": sum(1 for i, s in enumerate(col.scores[:upper_boxes]) if s is None),
-                }
-            )
+            hit = cache.columns.get((p, c)) if cache is not None else None
+            if hit is not None and hit[0] is col:
+                view = hit[1]
+            else:
+                view = _column_view(state, p, c, upper_boxes)
+                if cache is not None:
+                    cache.columns[(p, c)] = (col, view)
+            cols.append(view)
         sheets.append(cols)
     options = [
         {"column": c, "box": o.index, "points": o.total, "action": str(state._score_action(c, o.index))}
@@ -93,8 +117,14 @@ def _knaster_view(state: KnasterState) -> dict[str, Any]:
     }
 
 
-def state_view(state: State, seq: int) -> dict[str, Any]:
-    """The whole public state after event ``seq`` (the number of events applied)."""
+def state_view(state: State, seq: int, cache: ViewCache | None = None) -> dict[str, Any]:
+    """The whole public state after event ``seq`` (the number of events applied).
+
+    Args:
+        state: the game state.
+        seq: events applied to reach it.
+        cache: the room's column views, reused where a column did not change.
+    """
     terminal = bool(state.is_terminal)
     view: dict[str, Any] = {
         "seq": seq,
@@ -104,14 +134,16 @@ def state_view(state: State, seq: int) -> dict[str, Any]:
         "terminal": terminal,
         "pending": state.pending,
         "keeper": bool(state.keeper),
-        "totals": list(state.totals()),
     }
     if isinstance(state, KnasterState):
+        view["totals"] = list(state.totals())
         view["kind"] = "knaster"
         view.update(_knaster_view(state))
     else:
         view["kind"] = "sheet"
-        view.update(_sheet_view(state))
+        view.update(_sheet_view(state, cache))
+        # The grand totals are the sums of the column totals just built (no second pass over the sheets).
+        view["totals"] = [sum(col["total"] for col in cols) for cols in view["sheets"]]
     if terminal:
         out = state.outcome()
         view["outcome"] = {"ranks": list(out.ranks), "winners": list(out.winners)}
