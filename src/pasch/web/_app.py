@@ -274,7 +274,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
     async def create_room(body: CreateRoom) -> CreatedRoom:
         """Create a room; the first human seat is the creator's (its token is in the answer)."""
         try:
-            room, tokens = service().create_room(
+            room, tokens = await service().create_room(
                 body.rules, [(s.name, s.kind) for s in body.seats], hints=body.hints, keeper=body.keeper
             )
         except ActError as exc:
@@ -292,13 +292,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
     @app.get("/api/rooms", tags=["rooms"], response_model=list[LobbyEntry])
     async def lobby() -> list[LobbyEntry]:
         """The lobby: unfinished rooms with a free human seat."""
-        return [LobbyEntry(**r) for r in service().lobby()]
+        return [LobbyEntry(**r) for r in await service().lobby()]
 
     @app.get("/api/rooms/{code}", tags=["rooms"], response_model=RoomView)
     async def room_view(code: str) -> RoomView:
         """A room and its current state."""
         try:
-            room = service().room(code)
+            room = await service().get_room(code)
         except ActError as exc:
             raise http_error(exc) from None
         return RoomView(room=room.info(), state=state_view(room.state, room.seq))
@@ -308,8 +308,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
         """Take a free human seat; the answer holds its secret token."""
         svc = service()
         try:
-            seat, token = svc.claim_seat(code, body.seat if body else None)
-            room = svc.room(code)
+            seat, token = await svc.claim_seat(code, body.seat if body else None)
+            room = await svc.get_room(code)
         except ActError as exc:
             raise http_error(exc) from None
         await broadcast(room, seats_message(room))
@@ -328,7 +328,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
     async def room_log(code: str) -> Response:
         """The game log (``pasch-log`` JSON); once the game is over its meta reveals the dice seed."""
         try:
-            room = service().room(code)
+            room = await service().get_room(code)
         except ActError as exc:
             raise http_error(exc) from None
         return Response(room.log().to_json(), media_type="application/json")
@@ -340,7 +340,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
         ref = msg.get("id")
         if ref is not None and not isinstance(ref, str | int):
             ref = None
-        room = svc.room(room_code)
+        room = await svc.get_room(room_code)
         if kind == "ping":
             conn.send({"type": "pong", "id": ref})
         elif kind == "join":
@@ -406,7 +406,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
         await ws.accept()
         svc = service()
         try:
-            room = svc.room(code)
+            room = await svc.get_room(code)
         except ActError as exc:
             await ws.send_text(json.dumps(_error(exc.code, exc.message)))
             await ws.close(4404)

@@ -229,13 +229,29 @@ class Service:
         room = self.rooms.get(code)
         if room is not None:
             return room
+        room = self._read_room(code)
+        self.rooms[code] = room
+        return room
+
+    async def get_room(self, code: str) -> Room:
+        """:meth:`room`, reading an uncached room from the database in a thread (not on the event loop).
+
+        Raises:
+            ActError: no such room.
+        """
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        loaded = await asyncio.to_thread(self._read_room, code)
+        return self.rooms.setdefault(code, loaded)  # another task may have loaded it meanwhile
+
+    def _read_room(self, code: str) -> Room:
         with Session(self.engine) as session:
             row = session.scalar(select(RoomRow).where(RoomRow.code == code))
             if row is None:
                 raise ActError("no_room", f"there is no room {code!r}")
-            room = self._load(session, row)
-        self.rooms[code] = room
-        return room
+            return self._load(session, row)
 
     def reload(self, code: str) -> Room:
         """Drop the cached room and rebuild it from the log (after a conflicting writer)."""
@@ -248,7 +264,7 @@ class Service:
         return room
 
     # -- rooms -----------------------------------------------------------------------------------
-    def create_room(
+    async def create_room(
         self,
         rules: str,
         seats: list[tuple[str, str]],
@@ -300,26 +316,33 @@ class Service:
                 hashes.append(hash_token(tokens[n]))
             else:
                 hashes.append(None)
-        with Session(self.engine) as session, session.begin():
-            for _ in range(20):
-                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-                if session.scalar(select(RoomRow.id).where(RoomRow.code == code)) is None:
-                    break
-            row = RoomRow(
-                code=code,
-                rules=rs.id,
-                keeper=keeper,
-                hints=hints,
-                status="playing",
-                seed=seed,
-                commitment=commitment,
-                rematch_of=rematch_of.code if rematch_of else None,
-            )
-            session.add(row)
-            session.flush()
-            for n, ((name, kind), h) in enumerate(zip(clean, hashes, strict=True)):
-                session.add(SeatRow(room_id=row.id, seat=n, name=name, kind=kind, token_hash=h, claimed=h is not None))
-            room_id = row.id
+        parent = rematch_of.code if rematch_of else None
+
+        def insert() -> tuple[int, str]:
+            with Session(self.engine) as session, session.begin():
+                for _ in range(20):
+                    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                    if session.scalar(select(RoomRow.id).where(RoomRow.code == code)) is None:
+                        break
+                row = RoomRow(
+                    code=code,
+                    rules=rs.id,
+                    keeper=keeper,
+                    hints=hints,
+                    status="playing",
+                    seed=seed,
+                    commitment=commitment,
+                    rematch_of=parent,
+                )
+                session.add(row)
+                session.flush()
+                for n, ((name, kind), h) in enumerate(zip(clean, hashes, strict=True)):
+                    session.add(
+                        SeatRow(room_id=row.id, seat=n, name=name, kind=kind, token_hash=h, claimed=h is not None)
+                    )
+                return row.id, code
+
+        room_id, code = await asyncio.to_thread(insert)
         room = Room(
             id=room_id,
             code=code,
@@ -336,7 +359,7 @@ class Service:
         self.rooms[code] = room
         return room, tokens
 
-    def claim_seat(self, code: str, seat: int | None = None, name: str | None = None) -> tuple[int, str]:
+    async def claim_seat(self, code: str, seat: int | None = None, name: str | None = None) -> tuple[int, str]:
         """Give an unclaimed human seat of a room to a joining player.
 
         Returns:
@@ -345,29 +368,38 @@ class Service:
         Raises:
             ActError: no room, the room is full, or the seat is taken or not human.
         """
-        room = self.room(code)
-        free = [s for s in room.seats if not s.claimed and not s.is_bot]
-        if seat is not None:
-            free = [s for s in free if s.seat == seat]
-        if not free or room.finished:
-            raise ActError("room_full", f"room {room.code} has no free seat" + (f" {seat}" if seat is not None else ""))
-        target = free[0]
-        token = secrets.token_urlsafe(24)
-        digest = hash_token(token)
-        with Session(self.engine) as session, session.begin():
-            row = session.scalar(
-                select(SeatRow).where(SeatRow.room_id == room.id, SeatRow.seat == target.seat).with_for_update()
-            )
-            if row is None or row.claimed:
-                raise ActError("room_full", f"seat {target.seat} of room {room.code} is taken")
-            row.claimed = True
-            row.token_hash = digest
-        target.claimed = True
-        target.token_hash = digest
+        room = await self.get_room(code)
+        async with room.lock:  # one claim of a room at a time, so two joiners never pick the same seat
+            free = [s for s in room.seats if not s.claimed and not s.is_bot]
+            if seat is not None:
+                free = [s for s in free if s.seat == seat]
+            if not free or room.finished:
+                which = f" {seat}" if seat is not None else ""
+                raise ActError("room_full", f"room {room.code} has no free seat{which}")
+            target = free[0]
+            token = secrets.token_urlsafe(24)
+            digest = hash_token(token)
+
+            def claim() -> None:
+                with Session(self.engine) as session, session.begin():
+                    row = session.scalar(
+                        select(SeatRow).where(SeatRow.room_id == room.id, SeatRow.seat == target.seat).with_for_update()
+                    )
+                    if row is None or row.claimed:
+                        raise ActError("room_full", f"seat {target.seat} of room {room.code} is taken")
+                    row.claimed = True
+                    row.token_hash = digest
+
+            await asyncio.to_thread(claim)
+            target.claimed = True
+            target.token_hash = digest
         return target.seat, token
 
-    def lobby(self) -> list[dict[str, Any]]:
-        """Open rooms: unfinished, with a free human seat, newest first."""
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Open rooms: unfinished, with a free human seat, newest first (read in a thread)."""
+        return await asyncio.to_thread(self._lobby)
+
+    def _lobby(self) -> list[dict[str, Any]]:
         with Session(self.engine) as session:
             rows = session.execute(
                 select(RoomRow.code, RoomRow.rules, RoomRow.keeper, RoomRow.created_at)
@@ -385,25 +417,29 @@ class Service:
         Raises:
             ActError: no room, not a seat of it, or the game is not over.
         """
-        room = self.room(code)
+        room = await self.get_room(code)
         async with room.lock:
             if room.seat_of(token) is None:
                 raise ActError("bad_token", "only a seated player can ask for a rematch")
             if not room.finished:
                 raise ActError("not_finished", "the game is not over yet")
             if room.rematch_code:
-                return self.room(room.rematch_code)
-            new, _ = self.create_room(
+                return await self.get_room(room.rematch_code)
+            new, _ = await self.create_room(
                 room.rules,
                 [(s.name, s.kind) for s in room.seats],
                 hints=room.hints,
                 keeper=room.keeper,
                 rematch_of=room,
             )
-            with Session(self.engine) as session, session.begin():
-                row = session.get(RoomRow, room.id)
-                if row is not None:
-                    row.rematch_code = new.code
+
+            def link() -> None:
+                with Session(self.engine) as session, session.begin():
+                    row = session.get(RoomRow, room.id)
+                    if row is not None:
+                        row.rematch_code = new.code
+
+            await asyncio.to_thread(link)
             room.rematch_code = new.code
             await self._emit(room, {"type": "rematch", "code": new.code})
         self.schedule_bots(new)
@@ -421,7 +457,7 @@ class Service:
             ActError: the action is refused (code ``spectator``, ``bad_action``, ``not_your_turn``,
                 ``illegal``, ``no_throw``, ``game_over`` or ``conflict``); nothing changed.
         """
-        room = self.room(code)
+        room = await self.get_room(code)
         # Shielded: once its events are being written, the action completes (cache, ack, broadcast) even if
         # the connection that sent it is torn down meanwhile, so the cache never falls behind the log.
         task = asyncio.ensure_future(self._act_task(room, seat, text, on_commit))
