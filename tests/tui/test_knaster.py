@@ -363,3 +363,29 @@ def test_rules_and_players_open_the_knaster_screen_at_once() -> None:
         assert st.grids[1].written == 2 and st.current == 0 and st.number is not None
 
     drive(app, body)
+
+
+def test_a_bot_that_does_not_play_the_game_is_refused() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="does not play Kniffel"):
+        Session.new("kniffel", parse_seats("Ada, bot:knaster"))
+    with pytest.raises(ValueError, match="does not play Knaster"):
+        Session.new("knaster", parse_seats("Ada, bot:multi"))
+    app = PaschApp(rules="kniffel", players="Ada, bot:knaster", bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)  # the error is shown, the setup screen opens
+        assert screen.query_one("#kind-1", Select).value == "bot:knaster"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert app.screen is screen
+        assert "does not play Kniffel" in str(screen.query_one("#setup-error").render())
+        screen.query_one("#rules", Select).value = "knaster"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert _screen(app).session.seats[1].kind == "bot:knaster"
+
+    drive(app, body)

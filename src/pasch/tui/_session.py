@@ -21,7 +21,7 @@ import numpy as np
 
 from pasch.engine import Action, Announce, Circle, Enter, Game, GameLog, Keep, Pass, Roll, Score, Write
 from pasch.rules import RuleSet, get
-from pasch.tui._bots import Bot, make_bot
+from pasch.tui._bots import Bot, check_bot, make_bot
 
 __all__ = ["Seat", "Session", "parse_seats"]
 
@@ -116,8 +116,12 @@ class Session:
         Raises:
             RuleSetError: bad rule text.
             IllegalActionError: wrong number of players or bad names.
+            ValueError: a bot seat whose bot does not play this game.
         """
         rs = get(rules) if isinstance(rules, str) else rules
+        for seat in seats:
+            if seat.is_bot:
+                check_bot(seat.kind, rs)
         gen = rng if rng is not None else np.random.default_rng(seed)
         meta = {"seats": [s.kind for s in seats]}
         game = Game(rs, [s.name for s in seats], rng=None if keeper else gen, keeper=keeper, meta=meta)

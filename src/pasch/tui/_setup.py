@@ -13,7 +13,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Sele
 
 from pasch.i18n import LANGUAGES, N_, _, get_language, language_name, rules_description
 from pasch.rules import BASES, get
-from pasch.tui._bots import BOT_KINDS
+from pasch.tui._bots import BOT_KINDS, check_bot
 from pasch.tui._common import translate_bindings
 from pasch.tui._session import Seat
 
@@ -101,9 +101,12 @@ class SetupScreen(Screen[SetupChoice]):
         self.sub_title = _("New game")
 
     def _player_row(self, k: int, seat: Seat) -> Horizontal:
+        options = _kind_options()
+        if seat.kind not in {v for _label, v in options}:  # a bot named on the command line, e.g. bot:knaster
+            options.append((_("Bot: {name}").format(name=seat.kind.partition(":")[2]), seat.kind))
         return Horizontal(
             Input(value=seat.name, placeholder=_("name"), classes="player-name", id=f"name-{k}"),
-            Select(_kind_options(), value=seat.kind, allow_blank=False, classes="player-kind", id=f"kind-{k}"),
+            Select(options, value=seat.kind, allow_blank=False, classes="player-kind", id=f"kind-{k}"),
             classes="row player",
         )
 
@@ -164,6 +167,9 @@ class SetupScreen(Screen[SetupChoice]):
             rules = get(self.read_rules())
             seats = self.read_seats()
             new_game(rules, [s.name for s in seats])
+            for seat in seats:
+                if seat.is_bot:
+                    check_bot(seat.kind, rules)
         except (ValueError, KeyError) as exc:
             self.query_one("#setup-error", Static).update(_("Cannot start: {reason}").format(reason=exc))
             return
