@@ -389,7 +389,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
 
             await svc.act(room_code, seat, action, on_commit=ack)
         elif kind == "hint":
-            out = svc.hint(room_code, conn.seat)
+            out = await svc.hint(room_code, conn.seat)
             out["id"] = ref
             conn.send(out)
         elif kind == "rematch":

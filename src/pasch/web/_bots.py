@@ -13,7 +13,7 @@ import numpy as np
 from pasch import bots
 from pasch.engine import Action
 
-__all__ = ["BOT_NAMES", "Bot", "hint_for", "make_bot", "seat_kind"]
+__all__ = ["BOT_NAMES", "Bot", "make_bot", "seat_kind"]
 
 BOT_NAMES: tuple[str, ...] = ("greedy", "optimal", "random")
 
@@ -41,23 +41,20 @@ def seat_kind(text: str) -> str:
     return f"bot:{name}"
 
 
+_MADE: dict[str, Bot] = {}
+
+
 def make_bot(kind: str) -> Bot:
     """The bot of a seat kind such as ``bot:optimal``, from :mod:`pasch.bots`.
+
+    One instance per name serves every room: bots keep no game state, only caches (the optimal bot's
+    solver tables), which are then loaded once per process instead of once per move.
 
     Raises:
         ValueError: an unknown bot name.
     """
     name = kind.split(":", 1)[1] if ":" in kind else kind
-    made: Bot = bots.make_bot(name)
+    made = _MADE.get(name)
+    if made is None:
+        made = _MADE.setdefault(name, bots.make_bot(name))
     return made
-
-
-def hint_for(state: Any, rng: np.random.Generator) -> str:
-    """The action the best available bot would play now (text)."""
-    for name in ("optimal", "greedy"):
-        bot = make_bot(f"bot:{name}")
-        try:
-            return str(bot.choose(state, rng))
-        except Exception:
-            continue
-    return str(state.legal_actions()[0])

@@ -25,9 +25,10 @@ from sqlalchemy.orm import Session
 from pasch.engine import Action, GameLog, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import get as get_rules
-from pasch.web._bots import hint_for, make_bot, seat_kind
+from pasch.web._bots import make_bot, seat_kind
 from pasch.web._db import EventRow, RoomRow, SeatRow
 from pasch.web._fair import DiceStream, commitment_of, new_seed
+from pasch.web._hints import compute_hint
 from pasch.web._view import ViewCache, rules_info, state_view
 from pasch.web._writer import Append, ConflictError, EventWriter
 
@@ -172,7 +173,6 @@ class Service:
         self.rooms: dict[str, Room] = {}
         self.listeners: list[Listener] = []
         self.writer = EventWriter(engine)
-        self._rng = np.random.default_rng()
 
     def close(self) -> None:
         """Finish the pending writes and stop the writer thread."""
@@ -534,21 +534,25 @@ class Service:
         room.seq += len(events)
         return ActResult(room.seq, [t for _, t in events], state_view(new, room.seq, room.views))
 
-    def hint(self, code: str, seat: int | None) -> dict[str, Any]:
-        """The hint for the player to act: the best available bot's choice and the score options.
+    async def hint(self, code: str, seat: int | None) -> dict[str, Any]:
+        """The hint for the player to act: every option with its exact value where the solver has a table,
+        else the best bot's suggestion (see :func:`pasch.web._hints.compute_hint`).
+
+        Computed in a worker thread: the first hint of a rule set may load or build its solver table.
 
         Raises:
             ActError: hints are off, the asker is a spectator, or it is not their turn.
         """
-        room = self.room(code)
+        room = await self.get_room(code)
         if not room.hints:
             raise ActError("hints_off", "hints are off in this room")
         if seat is None:
             raise ActError("spectator", "spectators get no hints")
-        state = room.state
+        state, seq = room.state, room.seq
         if state.is_terminal or state.is_chance_node or seat != state.current_player:
             raise ActError("not_your_turn", "hints are for the player to act")
-        return {"type": "hint", "seq": room.seq, "suggest": hint_for(state, self._rng)}
+        out = await asyncio.to_thread(compute_hint, state)
+        return {"type": "hint", "seq": seq, **out}
 
     # -- bots ------------------------------------------------------------------------------------
     def schedule_bots(self, room: Room) -> None:
@@ -575,7 +579,8 @@ class Service:
                 continue
             bot = make_bot(room.seats[seat].kind)
             try:
-                action = bot.choose(room.state, self._rng)
+                # In a worker thread: a bot may think for a while (or load its solver table first).
+                action = await asyncio.to_thread(bot.choose, room.state, np.random.default_rng())
                 await asyncio.shield(asyncio.ensure_future(self._act_task(room, seat, str(action), None)))
             except ActError:
                 await asyncio.sleep(0.05)  # a conflict: the room was reloaded; look again

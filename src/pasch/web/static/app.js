@@ -124,7 +124,7 @@
     } else if (m.type === "seats") {
       if (app.room) { app.room.seats = m.seats; render(); }
     } else if (m.type === "hint") {
-      $("hint-out").textContent = t("suggest", { a: m.suggest });
+      renderHint(m);
     } else if (m.type === "rematch") {
       if (app.room) app.room.rematch_code = m.code;
       render();
@@ -140,6 +140,67 @@
     if (changed) { app.held.clear(); $("hint-out").textContent = ""; }
     if (s.terminal && app.room && !app.room.seed) send({ type: "state" });  // fetch the revealed seed
     render();
+  }
+
+  // An action text in words: "score 2:full_house" -> "Full house (col. 2)", "keep 3 3" -> "keep 3 3".
+  function actionLabel(text) {
+    const w = text.split(" ");
+    if (w[0] === "roll") return t("throw");
+    if (w[0] === "keep") return w.length > 1 ? t("keep_dice", { d: w.slice(1).join(" ") }) : t("reroll_all");
+    if (w[0] === "score" || w[0] === "announce") {
+      const parts = w[1].split(":");
+      const box = boxName(parts[parts.length - 1]);
+      const col = parts.length > 1 ? " (" + t("column", { n: parts[0] }) + ")" : "";
+      return (w[0] === "announce" ? t("announce") + ": " : "") + box + col;
+    }
+    if (w[0] === "write") return t("write_at", { n: w[1], cell: w[3] });
+    if (w[0] === "circle") return t("circle_at", { cell: w[1] });
+    if (w[0] === "pass") return t("pass");
+    return text;
+  }
+
+  // The hint panel: every option with its exact value (best marked), or the bot's suggestion.
+  function renderHint(m) {
+    const out = $("hint-out");
+    out.innerHTML = "";
+    if (!app.state || m.seq !== app.state.seq) return;  // a hint for an older state
+    const p = document.createElement("p");
+    p.className = "suggest";
+    p.textContent = t("suggest", { a: actionLabel(m.suggest) });
+    out.appendChild(p);
+    if (m.options && m.options.length) {
+      const table = document.createElement("table");
+      table.className = "hints";
+      const hr = table.createTHead().insertRow();
+      for (const key of ["option", m.exact ? "expected" : "points_now"]) {
+        const th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = t(key);
+        hr.appendChild(th);
+      }
+      const tb = table.createTBody();
+      for (const o of m.options) {
+        const tr = tb.insertRow();
+        tr.dataset.action = o.action;
+        if (o.best) tr.className = "best";
+        const td = tr.insertCell();
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "hint-act";
+        b.textContent = actionLabel(o.action) + (o.best ? " ★" : "");
+        b.disabled = !myTurn();
+        b.onclick = () => act(o.action);
+        td.appendChild(b);
+        const v = tr.insertCell();
+        v.className = "num";
+        v.textContent = m.exact ? o.value.toFixed(2) : String(o.points);
+      }
+      out.appendChild(table);
+    }
+    const note = document.createElement("p");
+    note.className = "small";
+    note.textContent = m.exact ? t("hint_exact") : t("hint_inexact");
+    out.appendChild(note);
   }
 
   function showError(msg) { $("error").textContent = msg || ""; }

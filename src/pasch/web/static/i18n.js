@@ -2,6 +2,7 @@
 "use strict";
 window.PASCH_I18N = {
   en: {
+    keep_dice: "keep {d}", reroll_all: "throw all again", option: "Option", expected: "Expected final score", points_now: "Points now", hint_exact: "Exact: the expected final score of your sheet if you choose this and play optimally afterwards.", hint_inexact: "No exact table for this game: the suggestion of the best bot; the values are not exact.", write_at: "write {n} at {cell}", circle_at: "circle {cell}",
     language: "Language", title: "Dice with friends", new_room: "New room", rules: "Rules", seats: "Seats",
     add_seat: "Add seat", hints_on: "Hints", keeper: "Score keeper (real dice)", create: "Create room",
     join_room: "Join a room", code: "Code", join: "Join", lobby: "Open rooms", watching: "You are watching.",
@@ -21,6 +22,7 @@ window.PASCH_I18N = {
     yahtzee: "Yahtzee", chance: "Chance"
   },
   de: {
+    keep_dice: "{d} behalten", reroll_all: "alle neu würfeln", option: "Möglichkeit", expected: "Erwartete Endpunktzahl", points_now: "Punkte jetzt", hint_exact: "Exakt: die erwartete Endpunktzahl deines Blocks, wenn du dies wählst und danach optimal spielst.", hint_inexact: "Für dieses Spiel gibt es keine exakte Tabelle: der Vorschlag des besten Bots; die Werte sind nicht exakt.", write_at: "{n} in {cell} schreiben", circle_at: "{cell} einkreisen",
     language: "Sprache", title: "Würfeln mit Freunden", new_room: "Neuer Raum", rules: "Regeln", seats: "Plätze",
     add_seat: "Platz hinzufügen", hints_on: "Tipps", keeper: "Schreibblock (echte Würfel)", create: "Raum eröffnen",
     join_room: "Raum beitreten", code: "Code", join: "Beitreten", lobby: "Offene Räume", watching: "Du schaust zu.",
@@ -41,6 +43,7 @@ window.PASCH_I18N = {
     yahtzee: "Kniffel", chance: "Chance"
   },
   es: {
+    keep_dice: "guardar {d}", reroll_all: "tirar todos de nuevo", option: "Opción", expected: "Puntuación final esperada", points_now: "Puntos ahora", hint_exact: "Exacto: la puntuación final esperada de tu hoja si eliges esto y después juegas de forma óptima.", hint_inexact: "No hay tabla exacta para este juego: la sugerencia del mejor bot; los valores no son exactos.", write_at: "escribir {n} en {cell}", circle_at: "rodear {cell}",
     language: "Idioma", title: "Dados con amigos", new_room: "Sala nueva", rules: "Reglas", seats: "Puestos",
     add_seat: "Añadir puesto", hints_on: "Pistas", keeper: "Anotador (dados reales)", create: "Crear sala",
     join_room: "Entrar en una sala", code: "Código", join: "Entrar", lobby: "Salas abiertas", watching: "Estás mirando.",
@@ -61,6 +64,7 @@ window.PASCH_I18N = {
     yahtzee: "Yahtzee", chance: "Suerte"
   },
   it: {
+    keep_dice: "tieni {d}", reroll_all: "rilancia tutti", option: "Opzione", expected: "Punteggio finale atteso", points_now: "Punti ora", hint_exact: "Esatto: il punteggio finale atteso del tuo foglio se scegli questo e poi giochi in modo ottimale.", hint_inexact: "Nessuna tabella esatta per questo gioco: il suggerimento del miglior bot; i valori non sono esatti.", write_at: "scrivi {n} in {cell}", circle_at: "cerchia {cell}",
     language: "Lingua", title: "Dadi con gli amici", new_room: "Nuova stanza", rules: "Regole", seats: "Posti",
     add_seat: "Aggiungi posto", hints_on: "Suggerimenti", keeper: "Segnapunti (dadi veri)", create: "Crea stanza",
     join_room: "Entra in una stanza", code: "Codice", join: "Entra", lobby: "Stanze aperte", watching: "Stai guardando.",
