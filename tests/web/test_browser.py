@@ -112,3 +112,114 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
     bob.screenshot(path=str(OUT / "web-game-bob.png"), full_page=True)
     print(f"screenshot: {path}")
     assert not errors, errors
+
+
+def _create_vs_bot(page: Any, server: Server, rules: str) -> None:
+    page.goto(server.http + "/")
+    page.wait_for_selector(f"#rules option[value='{rules}']", state="attached")
+    page.select_option("#rules", rules)
+    page.locator("#seats .seat-name").nth(0).fill("Ada")
+    page.locator("#seats .seat-name").nth(1).fill("Robo")
+    page.locator("#seats .seat-kind").nth(1).select_option("bot:greedy")
+    page.check("#hints")
+    page.click("#create")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector("body[data-seq]", state="attached")
+
+
+def _my_turn(page: Any, timeout: float = 20.0) -> bool:
+    """Wait until it is the page's player's turn; False when the game ended first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.get_attribute("body", "data-terminal") == "1":
+            return False
+        if page.get_attribute("body", "data-myturn") == "1":
+            return True
+        time.sleep(0.03)
+    raise AssertionError("it never became the player's turn")
+
+
+def test_knaster_by_clicking_cells(browser: Any, server: Server) -> None:
+    page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _create_vs_bot(page, server, "knaster")
+    # Both players' grids: 25 cells each, 12 line values (5 rows, 5 columns, 2 diagonals).
+    assert page.locator(".kfig").count() == 2
+    assert page.locator(".kfig").nth(1).locator("td[data-cell]").count() == 25
+    assert page.locator(".kfig").nth(0).locator("td.lv").count() == 12
+    assert page.locator(".kfig").nth(0).locator("td.lv").first.inner_text() == "9"
+    actions = writes = circles = 0
+    shot = False
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline and _my_turn(page):
+        before = seq(page)
+        if page.locator("#throw").is_enabled():
+            page.click("#throw")
+        elif page.locator(".kcell.circle").count():
+            page.locator(".kcell.circle").first.click()
+            circles += 1
+        elif page.locator(".kcell.write").count():
+            cell = page.locator(".kcell.write").last
+            name = cell.get_attribute("data-action").split()[-1]
+            cell.click()
+            page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
+            number = page.locator(f".kfig >> nth=0 >> td[data-cell='{name}']").inner_text()
+            assert number.strip().isdigit(), number  # the written number shows in Ada's grid
+            writes += 1
+            actions += 1
+            continue
+        else:
+            page.click("#pass")
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
+        actions += 1
+        if not shot and writes >= 8:
+            OUT.mkdir(exist_ok=True)
+            page.screenshot(path=str(OUT / "web-knaster-midway.png"), full_page=True)
+            shot = True
+    assert writes >= 10 and actions >= 25, (writes, actions)
+    if circles:
+        assert page.locator(".kfig >> nth=0 >> td.ring").count() >= 1
+    # The bot wrote in its grid too.
+    assert any(c.strip() for c in page.locator(".kfig >> nth=1 >> td[data-cell]").all_inner_texts())
+    OUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUT / "web-knaster.png"), full_page=True)
+    assert not errors, errors
+
+
+def test_kniffel4_columns_and_announcement_by_clicking(browser: Any, server: Server) -> None:
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _create_vs_bot(page, server, "kniffel-4")
+    # Every player's four columns: box header + 2 players x 4 columns in the second header row.
+    assert page.locator("table.sheet thead tr").nth(1).locator("th").count() == 1 + 2 * 4
+    announced = False
+    actions = 0
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and actions < 30 and _my_turn(page):
+        before = seq(page)
+        ann = page.locator("#announce button")
+        if not announced and ann.count():
+            ann.first.click()
+            page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
+            page.wait_for_selector("table.sheet td.announced")
+            assert "announced" in page.inner_text("#status")
+            OUT.mkdir(exist_ok=True)
+            page.screenshot(path=str(OUT / "web-kniffel4-announced.png"), full_page=True)
+            announced = True
+            actions += 1
+            continue
+        if page.locator("#throw").is_enabled():
+            page.click("#throw")
+        else:
+            page.locator("table.sheet .opt").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
+        actions += 1
+    assert announced and actions >= 20
+    # Scores were entered in several columns' cells of Ada's sheet and the bot's.
+    filled = [c for c in page.locator("table.sheet tbody td:not(.sum)").all_inner_texts() if c.strip().isdigit()]
+    assert len(filled) >= 6
+    OUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUT / "web-kniffel4.png"), full_page=True)
+    assert not errors, errors

@@ -41,7 +41,21 @@ def rules_info(rules: Any) -> dict[str, Any]:
         "bonus": rules.bonus,
         "min_players": rules.min_players,
         "max_players": rules.max_players,
+        "knaster": _knaster_info(rules.knaster) if rules.knaster is not None else None,
     }
+
+
+def _knaster_info(kn: Any) -> dict[str, Any]:
+    """Knaster's lines in the engine's line order (rows 1-5, columns a-e, diagonal a1-e5, diagonal e1-a5)."""
+    n = kn.size
+    cells = [
+        *([r * n + c for c in range(n)] for r in range(n)),
+        *([r * n + c for r in range(n)] for c in range(n)),
+        [i * n + i for i in range(n)],
+        [i * n + (n - 1 - i) for i in range(n)],
+    ]
+    values = [*kn.row_values, *kn.column_values, *kn.diagonal_values]
+    return {"size": n, "lines": [{"cells": c, "value": v} for c, v in zip(cells, values, strict=True)]}
 
 
 def _column_view(state: GameState, p: int, c: int, upper_boxes: int) -> dict[str, Any]:
@@ -96,12 +110,18 @@ def _sheet_view(state: GameState, cache: ViewCache | None) -> dict[str, Any]:
 
 
 def _knaster_view(state: KnasterState) -> dict[str, Any]:
+    kn = state.knaster
+    n_lines = 2 * kn.size + 2
     grids = []
     for g in state.grids:
         grids.append(
             {
                 "numbers": list(g.numbers),
                 "circled": [bool(g.circled >> i & 1) for i in range(25)],
+                "complete": [k for k in range(n_lines) if g.is_complete(k)],
+                "scored": [k for k in range(n_lines) if g.is_scored(k)],
+                "line_points": g.line_points(kn),
+                "circles": g.circles,
             }
         )
     legal = state.legal_actions() if not state.is_chance_node else ()
@@ -111,6 +131,7 @@ def _knaster_view(state: KnasterState) -> dict[str, Any]:
         "dice": list(state.dice) if state.dice is not None else None,
         "number": state.number,
         "duties": [str(d) for d in state.duties],
+        "duty_lines": [{"line": d.line, "owed": d.owed, "combination": d.combination} for d in state.duties],
         "legal": [str(a) for a in legal],
         "can_roll": any(isinstance(a, Roll) for a in legal),
         "last_number": state.end_announced,

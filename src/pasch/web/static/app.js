@@ -230,7 +230,9 @@
       st.textContent = t("game_over") + " " + (s.outcome.winners.length > 1 ? t("tie", { names }) : t("winner", { names }));
     } else {
       const who = myTurn() ? t("your_turn") : t("turn_of", { name: s.players[s.current] });
-      st.textContent = who + " · " + t("round", { n: s.round });
+      st.textContent = who + " · " + t("round", { n: s.round }) +
+        (s.kind === "sheet" && s.announced !== null && s.announced !== undefined
+          ? " · " + t("announced_box", { box: boxName(room.rules.boxes[s.announced].id) }) : "");
     }
     st.classList.toggle("mine", myTurn());
     $("hint-panel").hidden = !room.hints || app.seat === null || s.terminal;
@@ -298,6 +300,7 @@
 
   function renderSheetGame(s, room) {
     $("dice-area").hidden = false;
+    $("throw").hidden = false;
     $("knaster-actions").innerHTML = "";
     renderDice(s);
     const mine = myTurn();
@@ -343,7 +346,7 @@
       r2.appendChild(document.createElement("th"));
       s.players.forEach(() => rules.columns.forEach((c, k) => {
         const th = document.createElement("th");
-        th.textContent = t("column", { n: k + 1 }) + " " + c;
+        th.textContent = t("column", { n: k + 1 }) + " " + t("order_" + c);
         r2.appendChild(th);
       }));
     }
@@ -391,6 +394,10 @@
         const td = tr.insertCell();
         const v = col.scores[bi];
         const o = p === s.current && !s.terminal ? opts[c + ":" + bi] : undefined;
+        if (p === s.current && s.announced === bi && rules.columns[c] === "announced" && v === null) {
+          td.classList.add("announced");
+          td.title = t("announced_box", { box: boxName(box.id) });
+        }
         if (v !== null) {
           td.textContent = String(v);
           if (col.doubled.includes(bi)) td.classList.add("doubled");
@@ -430,52 +437,130 @@
     if (focused && optionButtons[app.cursor]) optionButtons[app.cursor].focus();
   }
 
+  function lineName(k) {
+    if (k < 5) return t("line_row", { n: k + 1 });
+    if (k < 10) return t("line_column", { c: "abcde"[k - 5] });
+    return t("line_diagonal", { d: k === 10 ? "a1-e5" : "e1-a5" });
+  }
+
+  // Knaster: every player's 5x5 grid with numbers, circles, line values (complete and scored lines marked);
+  // the player to act writes or circles by clicking a cell of their own grid.
   function renderKnaster(s) {
     $("throw").hidden = false;
     $("throw").disabled = !(myTurn() && s.can_roll);
     $("enter-form").hidden = true;
     $("announce").innerHTML = "";
     renderDice(s);
-    $("throws-left").textContent = s.number ? t("number", { n: s.number }) : "";
+    $("throws-left").textContent = s.number ? t("number", { n: s.number }) + (s.last_number ? " · " + t("last_number") : "") : "";
+    const mine = myTurn();
+    const byCell = {};
+    let canPass = false;
+    if (mine) for (const a of s.legal) {
+      const w = a.split(" ");
+      if (w[0] === "write") byCell[w[3]] = a;
+      else if (w[0] === "circle") byCell[w[1]] = a;
+      else if (w[0] === "pass") canPass = true;
+    }
     const acts = $("knaster-actions");
     acts.innerHTML = "";
-    if (myTurn()) for (const a of s.legal) {
-      if (a === "roll") continue;
+    if (mine && s.duty_lines && s.duty_lines.length) {
+      const d = document.createElement("p");
+      d.className = "duties";
+      d.textContent = s.duty_lines.map((x) => t("duty", { n: x.owed, line: lineName(x.line) })).join(" · ");
+      acts.appendChild(d);
+    }
+    if (canPass) {
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = a === "pass" ? t("pass") : a;
-      b.dataset.action = a;
+      b.id = "pass";
+      b.textContent = t("pass");
+      b.dataset.action = "pass";
       b.className = "opt";
-      b.onclick = () => act(a);
+      b.onclick = () => act("pass");
       acts.appendChild(b);
     }
-    app.optionButtons = [...acts.querySelectorAll("button")];
+    const info = room().rules.knaster;
+    const lines = info ? info.lines : [];
+    const dutySet = new Set(mine && s.duty_lines ? s.duty_lines.map((x) => x.line) : []);
+    const cellButtons = [];
     const wrap = $("sheet-wrap");
     wrap.innerHTML = "";
     const grids = document.createElement("div");
     grids.className = "grids";
     s.grids.forEach((g, p) => {
       const fig = document.createElement("figure");
+      fig.className = "kfig" + (p === s.current && !s.terminal ? " current" : "");
+      fig.dataset.player = String(p);
       const cap = document.createElement("figcaption");
-      cap.textContent = s.players[p] + ": " + s.totals[p] + (p === s.current && !s.terminal ? " ◀" : "");
+      const seat = room().seats[p];
+      cap.textContent = s.players[p] + (p === app.seat ? " ★" : "") + ": " + s.totals[p] +
+        " (" + t("lines_circles", { l: g.line_points, c: g.circles }) + ")" +
+        (seat && !seat.online ? " (" + t("offline") + ")" : "") + (p === s.current && !s.terminal ? " ◀" : "");
       fig.appendChild(cap);
+      const complete = new Set(g.complete), scored = new Set(g.scored);
+      const valueCell = (tr, k) => {
+        const td = tr.insertCell();
+        td.className = "lv" + (scored.has(k) ? " scored" : complete.has(k) ? " complete" : "") +
+          (p === s.current && dutySet.has(k) ? " duty" : "");
+        td.textContent = lines[k] ? String(lines[k].value) : "";
+        td.title = lineName(k) + (scored.has(k) ? " ✓" : "");
+        return td;
+      };
       const table = document.createElement("table");
       table.className = "kgrid";
-      for (let r = 0; r < 5; r++) {
-        const tr = table.insertRow();
-        for (let c = 0; c < 5; c++) {
-          const i = r * 5 + c, td = tr.insertCell();
-          td.title = s.cells[i];
-          const span = document.createElement("span");
-          span.textContent = g.numbers[i] ? String(g.numbers[i]) : "";
-          td.appendChild(span);
-          if (g.circled[i]) td.className = "ring";
-        }
+      const head = table.createTHead().insertRow();
+      head.appendChild(document.createElement("th"));
+      for (let c = 0; c < 5; c++) {
+        const th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = "abcde"[c];
+        head.appendChild(th);
       }
+      head.appendChild(document.createElement("th"));
+      const body = table.createTBody();
+      for (let r = 0; r < 5; r++) {
+        const tr = body.insertRow();
+        const th = document.createElement("th");
+        th.scope = "row";
+        th.textContent = String(r + 1);
+        tr.appendChild(th);
+        for (let c = 0; c < 5; c++) {
+          const i = r * 5 + c, td = tr.insertCell(), name = s.cells[i];
+          td.dataset.cell = name;
+          const num = g.numbers[i] ? String(g.numbers[i]) : "";
+          if (g.circled[i]) td.classList.add("ring");
+          const action = p === app.seat ? byCell[name] : undefined;
+          if (action) {
+            const b = document.createElement("button");
+            b.type = "button";
+            b.className = "kcell opt" + (action.startsWith("circle") ? " circle" : " write");
+            b.dataset.action = action;
+            b.textContent = num || "·";
+            b.setAttribute("aria-label", actionLabel(action));
+            b.onclick = () => act(action);
+            cellButtons.push(b);
+            td.appendChild(b);
+          } else {
+            const span = document.createElement("span");
+            span.textContent = num;
+            td.appendChild(span);
+            td.setAttribute("aria-label", name + (num ? " " + num : "") + (g.circled[i] ? " ◯" : ""));
+          }
+        }
+        valueCell(tr, r);
+      }
+      const foot = body.insertRow();
+      foot.className = "values";
+      valueCell(foot, 11);
+      for (let c = 0; c < 5; c++) valueCell(foot, 5 + c);
+      valueCell(foot, 10);
       fig.appendChild(table);
       grids.appendChild(fig);
     });
     wrap.appendChild(grids);
+    app.optionButtons = [...cellButtons, ...acts.querySelectorAll("button")];
+    if (app.cursor >= app.optionButtons.length) app.cursor = 0;
+    app.optionButtons.forEach((b, i) => b.classList.toggle("sel", i === app.cursor));
   }
 
   $("throw").onclick = throwDice;
