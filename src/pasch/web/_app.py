@@ -12,6 +12,7 @@ import gc
 import json
 import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from pasch import __version__
 from pasch.rules import BASES
 from pasch.rules import get as get_rules
 from pasch.web._db import default_url, make_engine, migrate
-from pasch.web._service import ActError, ActResult, Room, Service
+from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, ActError, ActResult, Room, Service
 from pasch.web._view import rules_info, state_view
 
 __all__ = ["MAX_MESSAGE", "create_app"]
@@ -184,13 +185,24 @@ def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
     return out
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url: str = "") -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    *,
+    bot_delay: float = 0.4,
+    public_url: str = "",
+    finished_ttl: float = FINISHED_TTL,
+    abandon_after: float = ABANDON_AFTER,
+    sweep_every: float = 60.0,
+) -> FastAPI:
     """The web application on the database ``db_url`` (default: SQLite in the data directory).
 
     Args:
         db_url: any SQLAlchemy URL; the web tables are migrated at start.
         bot_delay: seconds a bot waits before each action.
         public_url: prefix of join links (default: relative links).
+        finished_ttl: seconds a finished room stays in memory after its last connection.
+        abandon_after: seconds of idleness after which an unfinished room is abandoned.
+        sweep_every: seconds between two cleanups (:meth:`Service.sweep`).
     """
     url = db_url or default_url()
     conns: dict[str, set[Conn]] = {}
@@ -211,7 +223,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(url)
         migrate(engine)
-        svc = Service(engine, bot_delay=bot_delay)
+        svc = Service(engine, bot_delay=bot_delay, finished_ttl=finished_ttl, abandon_after=abandon_after)
         svc.listeners.append(broadcast)
         holder["service"] = svc
         svc.writer.start()
@@ -221,7 +233,16 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
         # out of the collector's generations, so a full collection scans only what the games allocate since.
         gc.collect()
         gc.freeze()
+
+        async def sweeper() -> None:
+            while True:
+                await asyncio.sleep(sweep_every)
+                with contextlib.suppress(Exception):  # a failed sweep (database away) is retried next time
+                    await svc.sweep()
+
+        sweeping = asyncio.get_running_loop().create_task(sweeper())
         yield
+        sweeping.cancel()
         for room in svc.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
@@ -413,6 +434,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
             return
         conn = Conn(ws, room.code)
         conns.setdefault(room.code, set()).add(conn)
+        room.watchers += 1
+        room.last_active = datetime.now(UTC)
         writer = asyncio.get_running_loop().create_task(conn.writer())
         conn.send({"type": "welcome", "seat": None, "room": room.info(), "state": state_view(room.state, room.seq)})
         try:
@@ -448,11 +471,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.4, public_url:
             pass
         finally:
             conns.get(room.code, set()).discard(conn)
+            live = svc.rooms.get(room.code) or room
+            live.watchers -= 1
+            live.last_active = datetime.now(UTC)
             if conn.seat is not None:
-                live = svc.rooms.get(room.code)
-                if live is not None:
-                    live.online[conn.seat] = live.online.get(conn.seat, 1) - 1
-                    await broadcast(live, seats_message(live))
+                live.online[conn.seat] = live.online.get(conn.seat, 1) - 1
+                await broadcast(live, seats_message(live))
             conn.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 conn.queue.put_nowait(None)

@@ -15,11 +15,11 @@ import hmac
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
 from pasch.engine import Action, GameLog, Throw, new_game
@@ -37,6 +37,15 @@ __all__ = ["ActError", "Room", "Seat", "Service", "hash_token"]
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 MAX_NAME = 24
+FINISHED_TTL = 600.0
+"""Seconds a finished room stays cached after its last connection closed."""
+ABANDON_AFTER = 7 * 86400.0
+"""Seconds without any action or connection after which an unfinished room is abandoned."""
+
+
+def _aware(when: datetime) -> datetime:
+    """SQLite gives naive datetimes back; they are UTC."""
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 class ActError(PaschError):
@@ -92,6 +101,10 @@ class Room:
     online: dict[int, int] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     views: ViewCache = field(default_factory=ViewCache)
+    watchers: int = 0
+    """Open websocket connections to the room (players and spectators)."""
+    last_active: datetime = field(default_factory=lambda: datetime.now(UTC))
+    """The last action, connection or disconnection (from the log when loaded)."""
 
     @property
     def finished(self) -> bool:
@@ -167,9 +180,18 @@ class Service:
         bot_delay: seconds a bot waits before each action (0 in tests and benchmarks).
     """
 
-    def __init__(self, engine: Engine, bot_delay: float = 0.4) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        bot_delay: float = 0.4,
+        *,
+        finished_ttl: float = FINISHED_TTL,
+        abandon_after: float = ABANDON_AFTER,
+    ) -> None:
         self.engine = engine
         self.bot_delay = bot_delay
+        self.finished_ttl = finished_ttl
+        self.abandon_after = abandon_after
         self.rooms: dict[str, Room] = {}
         self.listeners: list[Listener] = []
         self.writer = EventWriter(engine)
@@ -187,12 +209,14 @@ class Service:
         state = new_game(row.rules, [s.name for s in seats], keeper=row.keeper)
         stream = DiceStream(row.seed) if row.seed else None
         actions: list[str] = []
+        last = row.created_at
         for ev in session.scalars(select(EventRow).where(EventRow.room_id == row.id).order_by(EventRow.seq)):
             action = Action.parse(ev.action)
             if isinstance(action, Throw) and stream is not None:
                 stream.next(state.pending, state.rules.faces)  # keep the stream in step with the log
             state = state.apply(action)
             actions.append(ev.action)
+            last = ev.created_at
         return Room(
             id=row.id,
             code=row.code,
@@ -209,6 +233,7 @@ class Service:
             status=row.status,
             rematch_of=row.rematch_of,
             rematch_code=row.rematch_code,
+            last_active=_aware(last),
         )
 
     def resume_all(self) -> list[str]:
@@ -261,6 +286,7 @@ class Service:
             room.online = old.online
             room.lock = old.lock
             room.bot_task = old.bot_task
+            room.watchers = old.watchers
         return room
 
     # -- rooms -----------------------------------------------------------------------------------
@@ -480,6 +506,8 @@ class Service:
         """The events an action of ``seat`` appends and the state after them (the room is not changed)."""
         if seat is None:
             raise ActError("spectator", "spectators watch; join a seat to play")
+        if room.status == "abandoned":
+            raise ActError("abandoned", "this game was abandoned (nobody played it for a long time); start a new one")
         try:
             action = Action.parse(text)
         except (InvalidActionError, PaschError) as exc:
@@ -532,6 +560,7 @@ class Service:
         room.state = new
         room.actions.extend(t for _, t in events)
         room.seq += len(events)
+        room.last_active = append.at
         return ActResult(room.seq, [t for _, t in events], state_view(new, room.seq, room.views))
 
     async def hint(self, code: str, seat: int | None) -> dict[str, Any]:
@@ -553,6 +582,56 @@ class Service:
             raise ActError("not_your_turn", "hints are for the player to act")
         out = await asyncio.to_thread(compute_hint, state)
         return {"type": "hint", "seq": seq, **out}
+
+    # -- cleanup --------------------------------------------------------------------------------
+    async def sweep(self, now: datetime | None = None) -> dict[str, list[str]]:
+        """Drop finished and abandoned rooms from memory; mark long-idle unfinished rooms abandoned.
+
+        Policy (docs/protocol.md, *Cleanup*): a room nobody is connected to, with no action being recorded
+        and no bot thinking, is dropped from the cache ``finished_ttl`` seconds after its last activity if
+        its game is over; an unfinished one idle for ``abandon_after`` seconds is marked ``abandoned`` in the
+        database (it leaves the lobby, is not resumed at start, refuses actions) and dropped. Nothing is
+        deleted: every log stays readable and verifiable, and a dropped room is reloaded on its next request.
+        Another process that recorded an action since the cutoff keeps the room playing (checked in the
+        database).
+
+        Returns:
+            ``{"dropped": codes, "abandoned": codes}``.
+        """
+        now = now or datetime.now(UTC)
+        dropped: list[str] = []
+        abandoned: list[str] = []
+        for code, room in list(self.rooms.items()):
+            busy = room.watchers > 0 or room.lock.locked() or (room.bot_task is not None and not room.bot_task.done())
+            if busy:
+                continue
+            idle = (now - room.last_active).total_seconds()
+            if room.status != "playing" and idle >= self.finished_ttl:
+                dropped.append(code)
+            elif room.status == "playing" and idle >= self.abandon_after:
+                cutoff = now - timedelta(seconds=self.abandon_after)
+                if await asyncio.to_thread(self._abandon, room.id, cutoff, now):
+                    room.status = "abandoned"
+                    abandoned.append(code)
+                    dropped.append(code)
+                else:
+                    room.last_active = now  # another process played it meanwhile: look again later
+        for code in dropped:
+            cached = self.rooms.get(code)
+            if cached is not None and cached.watchers == 0 and not cached.lock.locked():
+                del self.rooms[code]
+        return {"dropped": dropped, "abandoned": abandoned}
+
+    def _abandon(self, room_id: int, cutoff: datetime, now: datetime) -> bool:
+        """Mark a room abandoned unless it is over or some process recorded an action after ``cutoff``."""
+        recent = select(EventRow.id).where(EventRow.room_id == room_id, EventRow.created_at > cutoff).exists()
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(RoomRow)
+                .where(RoomRow.id == room_id, RoomRow.status == "playing", ~recent)
+                .values(status="abandoned", finished_at=now)
+            )
+        return bool(done.rowcount)
 
     # -- bots ------------------------------------------------------------------------------------
     def schedule_bots(self, room: Room) -> None:

@@ -225,7 +225,9 @@
     $("commitment").textContent = room.commitment || "—";
     // Status line: whose turn.
     const st = $("status");
-    if (s.terminal) {
+    if (room.status === "abandoned") {
+      st.textContent = t("abandoned");
+    } else if (s.terminal) {
       const names = s.outcome.winners.join(", ");
       st.textContent = t("game_over") + " " + (s.outcome.winners.length > 1 ? t("tie", { names }) : t("winner", { names }));
     } else {

@@ -2,6 +2,7 @@
 "use strict";
 window.PASCH_I18N = {
   en: {
+    abandoned: "This game was abandoned: nobody played it for a long time.",
     line_row: "row {n}", line_column: "column {c}", line_diagonal: "diagonal {d}", duty: "circle {n} more in {line}", lines_circles: "lines {l} + circles {c}", last_number: "last number", announced_box: "announced: {box}", order_free: "free", order_down: "↓ top down", order_up: "↑ bottom up", order_announced: "announced",
     keep_dice: "keep {d}", reroll_all: "throw all again", option: "Option", expected: "Expected final score", points_now: "Points now", hint_exact: "Exact: the expected final score of your sheet if you choose this and play optimally afterwards.", hint_inexact: "No exact table for this game: the suggestion of the best bot; the values are not exact.", write_at: "write {n} at {cell}", circle_at: "circle {cell}",
     language: "Language", title: "Dice with friends", new_room: "New room", rules: "Rules", seats: "Seats",
@@ -23,6 +24,7 @@ window.PASCH_I18N = {
     yahtzee: "Yahtzee", chance: "Chance"
   },
   de: {
+    abandoned: "Dieses Spiel wurde aufgegeben: lange hat niemand gespielt.",
     line_row: "Zeile {n}", line_column: "Spalte {c}", line_diagonal: "Diagonale {d}", duty: "noch {n} in {line} einkreisen", lines_circles: "Linien {l} + Kreise {c}", last_number: "letzte Zahl", announced_box: "angesagt: {box}", order_free: "frei", order_down: "↓ von oben", order_up: "↑ von unten", order_announced: "Ansage",
     keep_dice: "{d} behalten", reroll_all: "alle neu würfeln", option: "Möglichkeit", expected: "Erwartete Endpunktzahl", points_now: "Punkte jetzt", hint_exact: "Exakt: die erwartete Endpunktzahl deines Blocks, wenn du dies wählst und danach optimal spielst.", hint_inexact: "Für dieses Spiel gibt es keine exakte Tabelle: der Vorschlag des besten Bots; die Werte sind nicht exakt.", write_at: "{n} in {cell} schreiben", circle_at: "{cell} einkreisen",
     language: "Sprache", title: "Würfeln mit Freunden", new_room: "Neuer Raum", rules: "Regeln", seats: "Plätze",
@@ -45,6 +47,7 @@ window.PASCH_I18N = {
     yahtzee: "Kniffel", chance: "Chance"
   },
   es: {
+    abandoned: "Esta partida se abandonó: nadie jugó durante mucho tiempo.",
     line_row: "fila {n}", line_column: "columna {c}", line_diagonal: "diagonal {d}", duty: "rodea {n} más en {line}", lines_circles: "líneas {l} + círculos {c}", last_number: "último número", announced_box: "anunciado: {box}", order_free: "libre", order_down: "↓ de arriba abajo", order_up: "↑ de abajo arriba", order_announced: "anunciada",
     keep_dice: "guardar {d}", reroll_all: "tirar todos de nuevo", option: "Opción", expected: "Puntuación final esperada", points_now: "Puntos ahora", hint_exact: "Exacto: la puntuación final esperada de tu hoja si eliges esto y después juegas de forma óptima.", hint_inexact: "No hay tabla exacta para este juego: la sugerencia del mejor bot; los valores no son exactos.", write_at: "escribir {n} en {cell}", circle_at: "rodear {cell}",
     language: "Idioma", title: "Dados con amigos", new_room: "Sala nueva", rules: "Reglas", seats: "Puestos",
@@ -67,6 +70,7 @@ window.PASCH_I18N = {
     yahtzee: "Yahtzee", chance: "Suerte"
   },
   it: {
+    abandoned: "Questa partita è stata abbandonata: nessuno ha giocato per molto tempo.",
     line_row: "riga {n}", line_column: "colonna {c}", line_diagonal: "diagonale {d}", duty: "cerchia ancora {n} in {line}", lines_circles: "linee {l} + cerchi {c}", last_number: "ultimo numero", announced_box: "annunciato: {box}", order_free: "libera", order_down: "↓ dall'alto", order_up: "↑ dal basso", order_announced: "annunciata",
     keep_dice: "tieni {d}", reroll_all: "rilancia tutti", option: "Opzione", expected: "Punteggio finale atteso", points_now: "Punti ora", hint_exact: "Esatto: il punteggio finale atteso del tuo foglio se scegli questo e poi giochi in modo ottimale.", hint_inexact: "Nessuna tabella esatta per questo gioco: il suggerimento del miglior bot; i valori non sono esatti.", write_at: "scrivi {n} in {cell}", circle_at: "cerchia {cell}",
     language: "Lingua", title: "Dadi con gli amici", new_room: "Nuova stanza", rules: "Regole", seats: "Posti",
