@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
 
 from pasch.engine import Action, GameLog, Throw, new_game
@@ -344,31 +344,47 @@ class Service:
                 hashes.append(None)
         parent = rematch_of.code if rematch_of else None
 
-        def insert() -> tuple[int, str]:
-            with Session(self.engine) as session, session.begin():
+        def write_room() -> tuple[int, str]:
+            # Core statements in one transaction (no ORM unit of work): rematches come in bursts.
+            with self.engine.begin() as conn:
                 for _ in range(20):
                     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-                    if session.scalar(select(RoomRow.id).where(RoomRow.code == code)) is None:
+                    if conn.execute(select(RoomRow.id).where(RoomRow.code == code)).first() is None:
                         break
-                row = RoomRow(
-                    code=code,
-                    rules=rs.id,
-                    keeper=keeper,
-                    hints=hints,
-                    status="playing",
-                    seed=seed,
-                    commitment=commitment,
-                    rematch_of=parent,
-                )
-                session.add(row)
-                session.flush()
-                for n, ((name, kind), h) in enumerate(zip(clean, hashes, strict=True)):
-                    session.add(
-                        SeatRow(room_id=row.id, seat=n, name=name, kind=kind, token_hash=h, claimed=h is not None)
+                row_id: int = conn.execute(
+                    insert(RoomRow)
+                    .values(
+                        code=code,
+                        rules=rs.id,
+                        keeper=keeper,
+                        hints=hints,
+                        status="playing",
+                        seed=seed,
+                        commitment=commitment,
+                        rematch_of=parent,
+                        created_at=datetime.now(UTC),
                     )
-                return row.id, code
+                    .returning(RoomRow.id)
+                ).scalar_one()
+                conn.execute(
+                    insert(SeatRow),
+                    [
+                        {
+                            "room_id": row_id,
+                            "seat": n,
+                            "name": name,
+                            "kind": kind,
+                            "token_hash": h,
+                            "claimed": h is not None,
+                        }
+                        for n, ((name, kind), h) in enumerate(zip(clean, hashes, strict=True))
+                    ],
+                )
+                if rematch_of is not None:  # the finished room points to its rematch (same transaction)
+                    conn.execute(update(RoomRow).where(RoomRow.id == rematch_of.id).values(rematch_code=code))
+                return row_id, code
 
-        room_id, code = await asyncio.to_thread(insert)
+        room_id, code = await asyncio.to_thread(write_room)
         room = Room(
             id=room_id,
             code=code,
@@ -458,14 +474,6 @@ class Service:
                 keeper=room.keeper,
                 rematch_of=room,
             )
-
-            def link() -> None:
-                with Session(self.engine) as session, session.begin():
-                    row = session.get(RoomRow, room.id)
-                    if row is not None:
-                        row.rematch_code = new.code
-
-            await asyncio.to_thread(link)
             room.rematch_code = new.code
             await self._emit(room, {"type": "rematch", "code": new.code})
         self.schedule_bots(new)
