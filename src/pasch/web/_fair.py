@@ -42,38 +42,21 @@ class DiceStream:
 
     def __init__(self, seed: str) -> None:
         self._rng = np.random.default_rng(int(seed, 16))
-        self._after: Any = None
         self.count = 0
 
     def next(self, n: int, faces: int) -> DiceTuple:
         """The next throw: ``n`` dice with ``faces`` faces, sorted."""
         self.count += 1
-        self._after = None
         return throw_dice(self._rng, n, faces)
 
-    def peek(self, n: int, faces: int) -> DiceTuple:
-        """The throw :meth:`next` would give, without drawing it; :meth:`accept` then draws it.
+    def mark(self) -> tuple[Any, int]:
+        """The stream's position, for :meth:`rewind`."""
+        return self._rng.bit_generator.state, self.count
 
-        The server peeks while an action is being recorded and accepts once it is committed, so a failed
-        write leaves the stream in step with the log.
-        """
-        before = self._rng.bit_generator.state
-        dice = throw_dice(self._rng, n, faces)
-        self._after = self._rng.bit_generator.state
-        self._rng.bit_generator.state = before
-        return dice
-
-    def accept(self) -> None:
-        """Draw the throw the last :meth:`peek` showed.
-
-        Raises:
-            RuntimeError: nothing was peeked since the last draw.
-        """
-        if self._after is None:
-            raise RuntimeError("accept() without a peek()")
-        self._rng.bit_generator.state = self._after
-        self._after = None
-        self.count += 1
+    def rewind(self, mark: tuple[Any, int]) -> None:
+        """Go back to a position from :meth:`mark`: the server rewinds when a throw's event was not written,
+        so the stream stays in step with the log."""
+        self._rng.bit_generator.state, self.count = mark
 
 
 @dataclass(slots=True)

@@ -510,8 +510,11 @@ class Service:
             await self._emit(room, {"type": "update", "by": seat, "events": result.events, "state": result.view})
         return result
 
-    def _validate(self, room: Room, seat: int | None, text: str) -> tuple[list[tuple[int | None, str]], Any]:
-        """The events an action of ``seat`` appends and the state after them (the room is not changed)."""
+    def _validate(
+        self, room: Room, seat: int | None, text: str
+    ) -> tuple[list[tuple[int | None, str]], Any, tuple[Any, int] | None]:
+        """The events an action of ``seat`` appends, the state after them, and the dice stream's position
+        before a throw it drew (None when it threw nothing); nothing else of the room is changed."""
         if seat is None:
             raise ActError("spectator", "spectators watch; join a seat to play")
         if room.status == "abandoned":
@@ -536,19 +539,20 @@ class Service:
         except (IllegalActionError, PaschError) as exc:
             raise ActError("illegal", str(exc)) from None
         events: list[tuple[int | None, str]] = [(seat, str(action))]
+        mark = None
         if new.is_chance_node and room.stream is not None:
-            # Drawn from a copy: the room's stream advances only once the throw is committed.
-            throw = Throw(room.stream.peek(new.pending, new.rules.faces))
+            mark = room.stream.mark()  # rewound if the throw does not reach the log
+            throw = Throw(room.stream.next(new.pending, new.rules.faces))
             new = new.apply(throw)
             events.append((None, str(throw)))
-        return events, new
+        return events, new, mark
 
     async def _commit(self, room: Room, seat: int | None, text: str) -> ActResult:
         """Validate an action, append its events (awaiting the commit), then update the cached room.
 
         The caller holds ``room.lock``.
         """
-        events, new = self._validate(room, seat, text)
+        events, new, mark = self._validate(room, seat, text)
         append = Append(room.id, room.seq + 1, events, datetime.now(UTC))
         if new.is_terminal:
             outcome = new.outcome()
@@ -560,9 +564,9 @@ class Service:
             self.reload(room.code)
             raise ActError("conflict", "another action was recorded first; the state was reloaded") from None
         except Exception as exc:
+            if mark is not None and room.stream is not None:
+                room.stream.rewind(mark)
             raise ActError("server_error", f"the action could not be recorded ({type(exc).__name__})") from None
-        if room.stream is not None and len(events) > 1:
-            room.stream.accept()  # the throw is in the log now: the stream moves past it
         if new.is_terminal:
             room.status = "finished"
         room.state = new
