@@ -37,9 +37,9 @@
     row.querySelector(".seat-name").setAttribute("aria-label", t("name") + " " + n);
     const opts = row.querySelectorAll("option");
     opts[0].textContent = t("human");
-    opts[1].textContent = t("bot") + " (greedy)";
-    opts[2].textContent = t("bot") + " (optimal)";
-    opts[3].textContent = t("bot") + " (random)";
+    opts[1].textContent = t("bot_greedy");
+    opts[2].textContent = t("bot_optimal");
+    opts[3].textContent = t("bot_random");
     row.querySelector(".seat-kind").value = kind;
     row.querySelector(".seat-kind").setAttribute("aria-label", t("player") + " " + n);
     const rm = row.querySelector(".seat-remove");
@@ -129,7 +129,9 @@
       if (app.room) app.room.rematch_code = m.code;
       render();
     } else if (m.type === "error") {
-      showError(m.message);
+      const key = "err_" + m.code;
+      showError(I18N[lang][key] || I18N.en[key] ? t(key) : m.message);
+      if (m.code === "hints_off" || m.code === "not_your_turn") $("hint-out").textContent = "";
     }
   }
 

@@ -1,7 +1,9 @@
 // UI strings and box names in en/de/es/it (one table, to move into pasch.i18n catalogues later).
+// Error frames are shown by their code (err_CODE) where a translation exists, else the server's English text.
 "use strict";
 window.PASCH_I18N = {
   en: {
+    bot_greedy: "Bot (greedy)", bot_optimal: "Bot (optimal)", bot_random: "Bot (random)", err_not_your_turn: "It is not your turn.", err_illegal: "That move is not allowed now.", err_bad_action: "That move is not understood.", err_rate_limited: "Too many clicks; wait a moment.", err_bad_token: "This seat token is not valid here.", err_spectator: "You are watching; take a seat to play.", err_hints_off: "Hints are off in this room.", err_conflict: "Another move was recorded first; the board was reloaded.", err_game_over: "The game is over.", err_abandoned: "This game was abandoned.", err_server_error: "The server could not record this move; try again.", err_room_full: "The room has no free seat.", err_no_room: "There is no such room.",
     abandoned: "This game was abandoned: nobody played it for a long time.",
     line_row: "row {n}", line_column: "column {c}", line_diagonal: "diagonal {d}", duty: "circle {n} more in {line}", lines_circles: "lines {l} + circles {c}", last_number: "last number", announced_box: "announced: {box}", order_free: "free", order_down: "↓ top down", order_up: "↑ bottom up", order_announced: "announced",
     keep_dice: "keep {d}", reroll_all: "throw all again", option: "Option", expected: "Expected final score", points_now: "Points now", hint_exact: "Exact: the expected final score of your sheet if you choose this and play optimally afterwards.", hint_inexact: "No exact table for this game: the suggestion of the best bot; the values are not exact.", write_at: "write {n} at {cell}", circle_at: "circle {cell}",
@@ -24,15 +26,16 @@ window.PASCH_I18N = {
     yahtzee: "Yahtzee", chance: "Chance"
   },
   de: {
+    bot_greedy: "Bot (gierig)", bot_optimal: "Bot (optimal)", bot_random: "Bot (zufällig)", err_not_your_turn: "Du bist nicht dran.", err_illegal: "Dieser Zug ist jetzt nicht erlaubt.", err_bad_action: "Dieser Zug ist unverständlich.", err_rate_limited: "Zu viele Klicks; warte kurz.", err_bad_token: "Dieser Platzschlüssel gilt hier nicht.", err_spectator: "Du schaust zu; nimm einen Platz, um mitzuspielen.", err_hints_off: "In diesem Raum gibt es keine Tipps.", err_conflict: "Ein anderer Zug kam zuerst; das Spiel wurde neu geladen.", err_game_over: "Das Spiel ist vorbei.", err_abandoned: "Dieses Spiel wurde aufgegeben.", err_server_error: "Der Server konnte den Zug nicht speichern; versuch es noch einmal.", err_room_full: "Im Raum ist kein Platz frei.", err_no_room: "Diesen Raum gibt es nicht.",
     abandoned: "Dieses Spiel wurde aufgegeben: lange hat niemand gespielt.",
     line_row: "Zeile {n}", line_column: "Spalte {c}", line_diagonal: "Diagonale {d}", duty: "noch {n} in {line} einkreisen", lines_circles: "Linien {l} + Kreise {c}", last_number: "letzte Zahl", announced_box: "angesagt: {box}", order_free: "frei", order_down: "↓ von oben", order_up: "↑ von unten", order_announced: "Ansage",
     keep_dice: "{d} behalten", reroll_all: "alle neu würfeln", option: "Möglichkeit", expected: "Erwartete Endpunktzahl", points_now: "Punkte jetzt", hint_exact: "Exakt: die erwartete Endpunktzahl deines Blocks, wenn du dies wählst und danach optimal spielst.", hint_inexact: "Für dieses Spiel gibt es keine exakte Tabelle: der Vorschlag des besten Bots; die Werte sind nicht exakt.", write_at: "{n} in {cell} schreiben", circle_at: "{cell} einkreisen",
     language: "Sprache", title: "Würfeln mit Freunden", new_room: "Neuer Raum", rules: "Regeln", seats: "Plätze",
-    add_seat: "Platz hinzufügen", hints_on: "Tipps", keeper: "Schreibblock (echte Würfel)", create: "Raum eröffnen",
+    add_seat: "Platz hinzufügen", hints_on: "Tipps", keeper: "Nur Block führen (echte Würfel)", create: "Raum eröffnen",
     join_room: "Raum beitreten", code: "Code", join: "Beitreten", lobby: "Offene Räume", watching: "Du schaust zu.",
     take_seat: "Freien Platz nehmen", throw: "Würfeln", enter_dice: "Am Tisch gewürfelt", sharp: "in einem Wurf",
     enter: "Eintragen", hint: "Tipp (h)", rematch: "Revanche", log: "Spielprotokoll", seed: "Startwert",
-    commitment: "Würfel-Zusage (SHA-256 des Startwerts)",
+    commitment: "Vorab-Festlegung der Würfel (SHA-256 des Startwerts)",
     keys: "Tasten: 1-5 halten, Leertaste/r würfeln, Pfeile oder j/k bewegen, Enter eintragen, h Tipp",
     human: "Mensch", bot: "Bot", name: "Name", player: "Spieler", remove: "Entfernen",
     your_turn: "Du bist dran", turn_of: "{name} ist dran", throws_left: "noch {n} Würfe", round: "Runde {n}",
@@ -47,13 +50,14 @@ window.PASCH_I18N = {
     yahtzee: "Kniffel", chance: "Chance"
   },
   es: {
+    bot_greedy: "Bot (codicioso)", bot_optimal: "Bot (óptimo)", bot_random: "Bot (aleatorio)", err_not_your_turn: "No es tu turno.", err_illegal: "Esa jugada no está permitida ahora.", err_bad_action: "No se entiende esa jugada.", err_rate_limited: "Demasiados clics; espera un momento.", err_bad_token: "Esta clave de plaza no vale aquí.", err_spectator: "Estás mirando; ocupa una plaza para jugar.", err_hints_off: "En esta sala no hay pistas.", err_conflict: "Otra jugada llegó antes; se ha recargado la partida.", err_game_over: "La partida ha terminado.", err_abandoned: "Esta partida se abandonó.", err_server_error: "El servidor no pudo guardar la jugada; inténtalo de nuevo.", err_room_full: "La sala no tiene plazas libres.", err_no_room: "Esa sala no existe.",
     abandoned: "Esta partida se abandonó: nadie jugó durante mucho tiempo.",
     line_row: "fila {n}", line_column: "columna {c}", line_diagonal: "diagonal {d}", duty: "rodea {n} más en {line}", lines_circles: "líneas {l} + círculos {c}", last_number: "último número", announced_box: "anunciado: {box}", order_free: "libre", order_down: "↓ de arriba abajo", order_up: "↑ de abajo arriba", order_announced: "anunciada",
     keep_dice: "guardar {d}", reroll_all: "tirar todos de nuevo", option: "Opción", expected: "Puntuación final esperada", points_now: "Puntos ahora", hint_exact: "Exacto: la puntuación final esperada de tu hoja si eliges esto y después juegas de forma óptima.", hint_inexact: "No hay tabla exacta para este juego: la sugerencia del mejor bot; los valores no son exactos.", write_at: "escribir {n} en {cell}", circle_at: "rodear {cell}",
-    language: "Idioma", title: "Dados con amigos", new_room: "Sala nueva", rules: "Reglas", seats: "Puestos",
-    add_seat: "Añadir puesto", hints_on: "Pistas", keeper: "Anotador (dados reales)", create: "Crear sala",
+    language: "Idioma", title: "Dados con amigos", new_room: "Sala nueva", rules: "Reglas", seats: "Plazas",
+    add_seat: "Añadir plaza", hints_on: "Pistas", keeper: "Anotador (dados reales)", create: "Crear sala",
     join_room: "Entrar en una sala", code: "Código", join: "Entrar", lobby: "Salas abiertas", watching: "Estás mirando.",
-    take_seat: "Ocupar un puesto libre", throw: "Tirar", enter_dice: "Dados tirados en la mesa", sharp: "en una tirada",
+    take_seat: "Ocupar una plaza libre", throw: "Tirar", enter_dice: "Dados tirados en la mesa", sharp: "en una tirada",
     enter: "Anotar", hint: "Pista (h)", rematch: "Revancha", log: "Registro", seed: "Semilla",
     commitment: "Compromiso de los dados (SHA-256 de la semilla)",
     keys: "Teclas: 1-5 guardar, espacio/r tirar, flechas o j/k mover, intro anotar, h pista",
@@ -70,6 +74,7 @@ window.PASCH_I18N = {
     yahtzee: "Yahtzee", chance: "Suerte"
   },
   it: {
+    bot_greedy: "Bot (avido)", bot_optimal: "Bot (ottimale)", bot_random: "Bot (casuale)", err_not_your_turn: "Non è il tuo turno.", err_illegal: "Questa mossa ora non è consentita.", err_bad_action: "Mossa non compresa.", err_rate_limited: "Troppi clic; aspetta un momento.", err_bad_token: "Questa chiave del posto qui non vale.", err_spectator: "Stai guardando; prendi un posto per giocare.", err_hints_off: "In questa stanza i suggerimenti sono disattivati.", err_conflict: "Un'altra mossa è arrivata prima; la partita è stata ricaricata.", err_game_over: "La partita è finita.", err_abandoned: "Questa partita è stata abbandonata.", err_server_error: "Il server non ha potuto salvare la mossa; riprova.", err_room_full: "Nella stanza non ci sono posti liberi.", err_no_room: "Questa stanza non esiste.",
     abandoned: "Questa partita è stata abbandonata: nessuno ha giocato per molto tempo.",
     line_row: "riga {n}", line_column: "colonna {c}", line_diagonal: "diagonale {d}", duty: "cerchia ancora {n} in {line}", lines_circles: "linee {l} + cerchi {c}", last_number: "ultimo numero", announced_box: "annunciato: {box}", order_free: "libera", order_down: "↓ dall'alto", order_up: "↑ dal basso", order_announced: "annunciata",
     keep_dice: "tieni {d}", reroll_all: "rilancia tutti", option: "Opzione", expected: "Punteggio finale atteso", points_now: "Punti ora", hint_exact: "Esatto: il punteggio finale atteso del tuo foglio se scegli questo e poi giochi in modo ottimale.", hint_inexact: "Nessuna tabella esatta per questo gioco: il suggerimento del miglior bot; i valori non sono esatti.", write_at: "scrivi {n} in {cell}", circle_at: "cerchia {cell}",
@@ -81,7 +86,7 @@ window.PASCH_I18N = {
     commitment: "Impegno dei dadi (SHA-256 del seme)",
     keys: "Tasti: 1-5 tieni, spazio/r lancia, frecce o j/k muovi, invio segna, h suggerimento",
     human: "Umano", bot: "Bot", name: "Nome", player: "Giocatore", remove: "Rimuovi",
-    your_turn: "Tocca a te", turn_of: "Tocca a {name}", throws_left: "{n} lanci rimasti", round: "Turno {n}",
+    your_turn: "Tocca a te", turn_of: "Tocca a {name}", throws_left: "{n} lanci rimasti", round: "Giro {n}",
     winner: "Vince: {names}", tie: "Pareggio: {names}", game_over: "Partita finita.", upper: "Somma sopra",
     bonus: "Bonus", extra: "Extra", total: "Totale", box: "Casella", die: "Dado {i}: {v}", held: "tenuto",
     dice_now: "Dadi: {d}", share: "Invita con questo link", suggest: "Suggerimento: {a}", no_rooms: "Nessuna stanza aperta.",
