@@ -77,6 +77,7 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
     pages = {"ada": ada, "bob": bob}
     held_once = False
     shot_taken = False
+    hinted = False
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         if ada.get_attribute("body", "data-terminal") == "1":
@@ -95,6 +96,16 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
                 held_once = True
             page.click("#throw")
         else:
+            if not hinted:
+                # The hint panel: every option with its exact value (expected final score), best marked.
+                page.click("#hint")
+                page.wait_for_selector("#hint-out table.hints tbody tr.best")
+                rows = page.locator("#hint-out table.hints tbody tr")
+                assert rows.count() >= 5
+                values = [float(v) for v in page.locator("#hint-out table.hints td.num").all_inner_texts()]
+                assert values == sorted(values, reverse=True) and 50 < values[0] < 400
+                assert "★" in page.locator("#hint-out tr.best").first.inner_text()
+                hinted = True
             if not shot_taken:
                 OUT.mkdir(exist_ok=True)
                 page.screenshot(path=str(OUT / "web-game-midway.png"), full_page=True)
@@ -102,6 +113,7 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
             page.locator(".opt").first.click()
         page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
     assert ada.get_attribute("body", "data-terminal") == "1"
+    assert hinted
     bob.wait_for_selector("body[data-terminal='1']", state="attached")
     ada.wait_for_selector("#over:not([hidden])")
     assert "Winner" in ada.inner_text("#status") or "Tie" in ada.inner_text("#status")

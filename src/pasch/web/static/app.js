@@ -200,7 +200,7 @@
       out.appendChild(table);
     }
     const note = document.createElement("p");
-    note.className = "small";
+    note.className = "note";
     note.textContent = m.exact ? t("hint_exact") : t("hint_inexact");
     out.appendChild(note);
   }
