@@ -40,3 +40,36 @@ def test_full_game_restart_and_kill_on_postgresql(postgres: Postgres, tmp_path: 
     status, room = server.request("GET", f"/api/rooms/{code}")
     assert status == 200 and room["room"]["status"] == "finished"
     assert "Traceback" not in server.output()
+
+
+def test_two_processes_on_one_database_conflict_then_reload(
+    postgres: Postgres, tmp_path: Path, servers: list[Server]
+) -> None:
+    a = Server(postgres.url, tmp_path / "a")
+    b = Server(postgres.url, tmp_path / "b")
+    for s in (a, b):
+        s.data_dir.mkdir()
+        servers.append(s.start())
+    code, clients, tokens = two_players(a)
+    play(clients, stop_after=3)
+    stale = clients[0].state
+    seat = stale["current"]
+    action = "roll" if stale["can_roll"] else str(stale["options"][0]["action"])
+    # Process B loads the room from the log and records the next action.
+    on_b = Client(b, code, tokens[seat])
+    assert on_b.state["seq"] == stale["seq"]
+    ack = on_b.act(action)
+    assert ack["type"] == "ack" and ack["seq"] > stale["seq"]
+    # Process A still caches the older state: its write hits the unique (room, seq) slot B took.
+    refused = clients[seat].act(action)
+    assert refused["type"] == "error" and refused["code"] == "conflict", refused
+    # A reloaded the room from the log: it now agrees with B, and play goes on there.
+    clients[seat].send({"type": "state"})
+    clients[seat].recv_type("state")
+    assert clients[seat].state["seq"] == ack["seq"]
+    other = clients[1 - seat]  # updates are not relayed between processes: ask for the state
+    other.send({"type": "state"})
+    other.recv_type("state")
+    assert other.state["seq"] == ack["seq"]
+    play(clients, stop_after=4)
+    assert "Traceback" not in a.output() + b.output()
