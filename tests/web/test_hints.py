@@ -77,3 +77,19 @@ def test_hints_off_and_spectators_get_error_frames(server: Server) -> None:
     on = server.create([{"name": "Ada"}], rules="kniffel", hints=True)
     watcher = Client(server, on["code"])
     assert ask_hint(watcher)["code"] == "spectator"
+
+
+def test_keeper_room_hint_waits_for_the_tables_dice_then_values_every_box(server: Server) -> None:
+    created = server.create([{"name": "Ada"}], rules="kniffel", hints=True, keeper=True)
+    ada = Client(server, created["code"], created["token"])
+    solver = Solver.load("kniffel")
+    hint = ask_hint(ada)
+    assert hint["suggest"] == "enter" and hint["exact"] is True
+    assert hint["options"][0]["value"] == pytest.approx(solver.expected_start, abs=1e-6)
+    ack = ada.act("enter 1 3 3 5 6")
+    ada.wait_seq(ack["seq"])
+    hint = ask_hint(ada)
+    st = ada.state
+    expected = solver.options(st["sheets"][0][0]["scores"], st["dice"], st["throws_left"], sharp=st["sharp"])
+    assert [o["action"] for o in hint["options"]] == [o.action_text for o in expected]
+    assert [o["value"] for o in hint["options"]] == pytest.approx([o.value for o in expected], abs=1e-6)

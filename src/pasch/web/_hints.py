@@ -61,9 +61,12 @@ def _exact(state: Any) -> list[dict[str, Any]] | None:
     base = state.column_totals(p, 0).total
     legal = {str(a) for a in state.legal_actions()}
     if state.dice is None:
-        if "roll" not in legal:
+        # Before the turn's first throw (in a score-keeper room: before the table's dice are entered) the
+        # only decision is to throw; its value is the column's expected final score.
+        first = "roll" if "roll" in legal else "enter" if _waits_for_dice(state) else None
+        if first is None:
             return None
-        return [{"action": "roll", "value": base + solver.value(scores), "points": None}]
+        return [{"action": first, "value": base + solver.value(scores), "points": None}]
     options = solver.options(scores, list(state.dice), int(state.throws_left), sharp=bool(state.sharp))
     out = [
         {"action": o.action_text, "value": base + float(o.value), "points": o.points}
@@ -73,15 +76,24 @@ def _exact(state: Any) -> list[dict[str, Any]] | None:
     return out or None
 
 
+def _waits_for_dice(state: Any) -> bool:
+    """A score-keeper sheet game waiting for the dice thrown at the table (``enter …``)."""
+    return bool(state.keeper) and state.rules.knaster is None and state.dice is None and not state.is_terminal
+
+
 def compute_hint(state: Any) -> dict[str, Any]:
     """The hint for the player to act in ``state`` (a chance-free, unfinished state).
 
     Returns:
         ``{"suggest", "exact", "options": [{"action", "value", "points", "best"}]}``: with ``exact`` the
         values are expected final scores of the column (best first, ties all marked best); without it
-        ``value`` is null and ``points`` is what a box pays now (sheet games).
+        ``value`` is null and ``points`` is what a box pays now (sheet games). In a score-keeper room
+        waiting for the table's dice the suggestion is ``enter`` (throw the real dice and enter them).
     """
     exact = _exact(state)
+    if exact is None and _waits_for_dice(state):
+        # Nothing to choose until the table's dice are entered (no bot should invent dice here).
+        return {"suggest": "enter", "exact": False, "options": []}
     if exact is not None:
         top = max(o["value"] for o in exact)
         for o in exact:

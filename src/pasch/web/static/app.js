@@ -148,6 +148,7 @@
   function actionLabel(text) {
     const w = text.split(" ");
     if (w[0] === "roll") return t("throw");
+    if (w[0] === "enter") return t("enter_dice");
     if (w[0] === "keep") return w.length > 1 ? t("keep_dice", { d: w.slice(1).join(" ") }) : t("reroll_all");
     if (w[0] === "score" || w[0] === "announce") {
       const parts = w[1].split(":");
