@@ -235,3 +235,30 @@ def test_kniffel4_columns_and_announcement_by_clicking(browser: Any, server: Ser
     OUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUT / "web-kniffel4.png"), full_page=True)
     assert not errors, errors
+
+
+def test_knaster_score_keeper_enters_the_tables_dice(browser: Any, server: Server) -> None:
+    page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.http + "/")
+    page.wait_for_selector("#rules option[value='knaster']", state="attached")
+    page.select_option("#rules", "knaster")
+    page.locator("#seats .seat-name").nth(0).fill("Ada")
+    page.locator("#seats .seat-remove").nth(1).click()  # play alone
+    page.check("#keeper")
+    page.click("#create")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector("body[data-myturn='1']", state="attached")
+    page.click("#throw")  # "roll": the dice fall at the table ...
+    page.wait_for_selector("#enter-form:not([hidden])")
+    assert page.locator("#enter-sharp").is_hidden()
+    page.fill("#enter-dice", "3 4")  # ... and the thrower enters them
+    page.click("#enter")
+    page.wait_for_selector(".kcell.write")
+    assert "7" in page.inner_text("#throws-left")
+    page.locator(".kcell.write[data-action='write 7 at c3']").click()
+    page.wait_for_function("document.querySelector(\".kfig td[data-cell='c3']\").textContent.trim() === '7'")
+    OUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUT / "web-knaster-keeper.png"), full_page=True)
+    assert not errors, errors

@@ -313,6 +313,7 @@
     $("throw").disabled = !(mine && (s.can_roll || (s.can_keep && app.held.size < (s.dice || []).length)));
     $("throws-left").textContent = s.keeper ? "" : t("throws_left", { n: s.throws_left });
     $("enter-form").hidden = !(s.keeper && mine && s.can_enter);
+    $("enter-sharp").parentElement.hidden = false;
     const ann = $("announce");
     ann.innerHTML = "";
     if (mine) for (const a of s.announce) {
@@ -453,7 +454,10 @@
   function renderKnaster(s) {
     $("throw").hidden = false;
     $("throw").disabled = !(myTurn() && s.can_roll);
-    $("enter-form").hidden = true;
+    // Score keeper: after "roll" the thrower enters the two dice that fell at the table ("throw A B").
+    const tableDice = s.keeper && s.pending > 0 && !s.terminal && app.seat !== null && s.current === app.seat;
+    $("enter-form").hidden = !tableDice;
+    $("enter-sharp").parentElement.hidden = true;
     $("announce").innerHTML = "";
     renderDice(s);
     $("throws-left").textContent = s.number ? t("number", { n: s.number }) + (s.last_number ? " · " + t("last_number") : "") : "";
@@ -588,7 +592,8 @@
   $("enter-form").onsubmit = (ev) => {
     ev.preventDefault();
     const dice = $("enter-dice").value.replace(/[^0-9]/g, "").split("").join(" ");
-    act("enter " + dice + ($("enter-sharp").checked ? " sharp" : ""));
+    if (app.state && app.state.kind === "knaster") act("throw " + dice);
+    else act("enter " + dice + ($("enter-sharp").checked ? " sharp" : ""));
     $("enter-dice").value = "";
   };
   $("lang").onchange = () => { lang = $("lang").value; localStorage.setItem("pasch:lang", lang); translatePage(); };
