@@ -503,6 +503,7 @@ class Service:
         self, room: Room, seat: int | None, text: str, on_commit: Callable[[ActResult], None] | None
     ) -> ActResult:
         async with room.lock:
+            room = self.rooms.get(room.code, room)  # reloaded while we waited (a conflict): the fresh one
             result = await self._commit(room, seat, text)
             if on_commit is not None:
                 on_commit(result)
@@ -648,6 +649,7 @@ class Service:
     # -- bots ------------------------------------------------------------------------------------
     def schedule_bots(self, room: Room) -> None:
         """Start the room's bot task if a bot is to act and none is running."""
+        room = self.rooms.get(room.code, room)  # the cached object, should the room have been reloaded
         if room.finished or room.state.is_chance_node:
             return
         if not room.seats[room.state.current_player].is_bot:
@@ -669,9 +671,13 @@ class Service:
             if room.state.current_player != seat or room.finished:
                 continue
             bot = make_bot(room.seats[seat].kind)
+            state = room.state
             try:
                 # In a worker thread: a bot may think for a while (or load its solver table first).
-                action = await asyncio.to_thread(bot.choose, room.state, np.random.default_rng())
+                action = await asyncio.to_thread(bot.choose, state, np.random.default_rng())
+            except Exception:  # a bot's bug must not stall the game: play the first legal action instead
+                action = state.legal_actions()[0]
+            try:
                 await asyncio.shield(asyncio.ensure_future(self._act_task(room, seat, str(action), None)))
             except ActError:
                 await asyncio.sleep(0.05)  # a conflict: the room was reloaded; look again
