@@ -48,7 +48,8 @@ class IndependentColumnsBot(MultiColumnBot):
     name = "independent"
 
     def __init__(self) -> None:
-        super().__init__()
+        # Plain column tables: no slack for the fixed-order columns, no announced-column correction.
+        super().__init__(slack_factor=0.0, announced_slot=0.0)
         self._target: tuple[int, int, int] | None = None  # (turn, player, column)
 
     def _column_plan(self, state: GameState, turn: dict[str, Any], c: int) -> tuple[_Plan, Any]:
@@ -57,7 +58,7 @@ class IndependentColumnsBot(MultiColumnBot):
             d, open_boxes = turn["deltas"][c]
             j = d.argmax(axis=2)
             end = np.take_along_axis(d, j[..., None], axis=2)[..., 0]
-            turn["plans"][key] = (self._plan(state, end), np.asarray(open_boxes)[j])
+            turn["plans"][key] = (self._plan(state.rules, end), np.asarray(open_boxes)[j])
         return turn["plans"][key]  # type: ignore[no-any-return]
 
     def _decide(self, state: GameState) -> Action:
