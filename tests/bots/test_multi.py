@@ -105,3 +105,29 @@ def test_must_announce_when_only_the_announced_column_is_open() -> None:
 
 def test_make_bot_knows_multi() -> None:
     assert isinstance(make_bot("multi"), MultiColumnBot)
+
+
+def _final_dice(rules: str, final: str) -> GameState:
+    """A first turn whose last throw shows ``final`` (the 6 kept from the first throws)."""
+    state = new_game(rules, ["a"]).apply("roll").apply("throw 1 2 3 4 6")
+    state = state.apply("keep 6").apply("throw 2 3 4 6").apply("keep 6")
+    return state.apply("throw " + final.rsplit(" ", 1)[0])
+
+
+def test_slack_tables_keep_a_fixed_order_column_from_wasting_its_next_box() -> None:
+    # Plain forced tables take "0 in ones" in the top-down column at the start (its par is low);
+    # with slack the column can wait for ones, so the dice go to the bottom-up column's chance.
+    state = _final_dice("kniffel-3", "2 2 3 5 6")
+    assert state.throws_left == 0
+    rng = np.random.default_rng(0)
+    assert str(MultiColumnBot(slack_factor=0.0).choose(state, rng)) == "score 1:ones"
+    assert str(MultiColumnBot().choose(state, rng)) == "score 2:chance"
+
+
+def test_settings_come_from_the_tuned_table_and_the_constructor_overrides_them() -> None:
+    from pasch.bots._multi import TUNED, Settings
+    from pasch.rules import get
+
+    assert MultiColumnBot().settings(get("kniffel-4")) == TUNED["kniffel-4"]
+    assert MultiColumnBot().settings(get("kniffel-4+sharp")) == Settings()
+    assert MultiColumnBot(slack_factor=0.0, announced_slot=0.0).settings(get("kniffel-3")) == Settings(0.0, 0.0)

@@ -198,7 +198,7 @@ class MultiColumnBot(Bot):
         self.announced_slot = announced_slot
         self.fallbacks = 0
         self._columns: dict[tuple[str, Order], _Column] = {}
-        self._slacks: dict[tuple[str, Order], SlackColumn] = {}
+        self._slacks: dict[tuple[str, Order, int], SlackColumn] = {}
         self._cache: dict[tuple[object, ...], Any] = {}
 
     def settings(self, rules: RuleSet) -> Settings:
@@ -229,12 +229,15 @@ class MultiColumnBot(Bot):
         """
         if order not in (Order.DOWN, Order.UP) or rules.n_columns < 2 or rules.sharp:
             return None
-        if not self.settings(rules).slack_factor:
+        factor = self.settings(rules).slack_factor
+        if not factor:
             return None
-        key = (rules.id, order)
+        # The most slack ever credited: a column with one open box when all others are open too.
+        most = int(factor * (rules.n_columns - 1) * len(rules.categories))
+        key = (rules.id, order, most)
         if key not in self._slacks:
             col = self._column(rules, order)
-            self._slacks[key] = load_slack(col, order, rules.n_columns * len(rules.categories) - 1, rules.id)
+            self._slacks[key] = load_slack(col, order, most, rules.id)
         return self._slacks[key]
 
     def _slack_entries(

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
-VERSION = 1
+VERSION = 2
 _NEG = -1e18
 
 
@@ -112,23 +112,29 @@ class SlackColumn:
         n, lanes, nfl, smax = p.n_boxes, p.lanes, p.n_flags, self.max_slack
         thr = p.threshold
         w = np.zeros((n + 1, nfl, lanes, smax + 1))
-        u = np.arange(lanes)[:, None]
+        upper_boxes = {b for b in range(n) if p.is_upper[b]}
         for k in range(n - 1, -1, -1):
-            arrays = [self.fill_arrays(k, f) for f in range(nfl)]
+            done, todo = set(self.seq[:k]), set(self.seq[k:])
+            # Only reachable (flag, upper) pairs are computed, the rest copied: the upper progress is 0
+            # before any upper box is filled and no longer matters once none is open; the flag is 0
+            # until the five-alike box is filled.
+            n_u = lanes if (done & upper_boxes and todo & upper_boxes) else 1
+            n_f = nfl if p.y_box >= 0 and p.y_box in done else 1
+            u = np.arange(n_u)[:, None]
             gains, nexts = [], []
-            for f in range(nfl):
-                points, up, nf = arrays[f]
+            for f in range(n_f):
+                points, up, nf = self.fill_arrays(k, f)
                 u2 = np.minimum(u + up[None, :], thr)
                 bonus = np.where((u < thr) & (u + up[None, :] >= thr), p.bonus, 0) if thr > 0 else 0
                 gains.append(points[None, :] + bonus)
                 nexts.append((nf, u2))
             for s in range(smax + 1):
                 ends = []
-                for f in range(nfl):
+                for f in range(n_f):
                     nf, u2 = nexts[f]
                     fill = gains[f] + w[k + 1, nf[None, :], u2, s]
                     if s > 0:
-                        fill = np.maximum(fill, w[k, f, :, s - 1][:, None])
+                        fill = np.maximum(fill, w[k, f, :n_u, s - 1][:, None])
                     ends.append(fill)
                 end = np.concatenate(ends, axis=0)  # [flags * lanes, rolls]
                 reach = end
@@ -136,7 +142,9 @@ class SlackColumn:
                     e = reach @ trans.T  # [B, keeps]
                     best_keep = np.where(valid[None], e[:, rsub], _NEG).max(axis=2)
                     reach = np.maximum(end, best_keep)
-                w[k, :, :, s] = (reach @ first).reshape(nfl, lanes)
+                w[k, :n_f, :n_u, s] = (reach @ first).reshape(n_f, n_u)
+                w[k, n_f:, :, s] = w[k, :1, :, s]
+                w[k, :, n_u:, s] = w[k, :, :1, s]
         return w
 
     def value(self, k: int, flag: int, upper: int, s: int) -> float:
