@@ -9,37 +9,17 @@ import pytest
 
 from pasch.bots._multi import _Column
 from pasch.bots._slack import SlackColumn, box_sequence
-from pasch.rules import Category, ExtraPolicy, JokerPolicy, Order, RuleSet, Scorer, ScorerKind, get
+from pasch.rules import ExtraPolicy, JokerPolicy, Order, RuleSet, get
 from pasch.solver import Solver
 from pasch.solver._table import build_values
 from solver._reference import Reference, Scores, entries
-
-K = ScorerKind
-FH = Category("full_house", Scorer(K.FULL_HOUSE, points=25))
+from solver.test_solver_reference import FH
+from solver.test_solver_reference import small as solver_small
 
 
 def small(name: str, order: Order, **kw: object) -> RuleSet:
     """Three four-faced dice, two throws: ``ones twos full_house yahtzee chance`` in a fixed order."""
-    cats = (
-        Category("ones", Scorer(K.FACE, face=1)),
-        Category("twos", Scorer(K.FACE, face=2)),
-        FH,
-        Category("yahtzee", Scorer(K.ALL_ALIKE, points=50)),
-        Category("chance", Scorer(K.CHANCE)),
-    )
-    return RuleSet(
-        id=name,
-        name=name,
-        description="test",
-        categories=cats,
-        bonus_threshold=5,
-        bonus=7,
-        columns=(order,),
-        dice=3,
-        faces=4,
-        throws=2,
-        **kw,  # type: ignore[arg-type]
-    )
+    return solver_small(name, order=order, bonus=7, lower=(FH,), **kw)  # type: ignore[arg-type]
 
 
 class SlackReference(Reference):

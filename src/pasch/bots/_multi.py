@@ -97,6 +97,16 @@ class _Column:
         k = self.solver.state_key(scores)
         return k.mask, k.flag, k.upper
 
+    def contexts(self, mask: int, flag: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Each throw's scoring context (five-alike box state, matching upper box filled) and group."""
+        p = self.p
+        y_filled = p.y_box >= 0 and mask >> p.y_box & 1
+        yclass = 0 if not y_filled else 1 + flag
+        grp = p.grp.astype(np.int64)
+        gm = p.group_match[grp].astype(np.int64)
+        matched = (gm >= 0) & ((mask >> np.maximum(gm, 0)) & 1).astype(bool)
+        return yclass * 2 + matched.astype(np.int64), grp
+
     def entries(self, scores: tuple[int | None, ...]) -> tuple[F64, list[int]]:
         """``delta[s, r, j]`` of entering throw ``r`` (sharp ``s``) in the ``j``-th open box (-inf: illegal)."""
         p, values = self.p, self.values
@@ -104,12 +114,7 @@ class _Column:
         before = values[mask, flag, upper]
         open_boxes = [i for i, v in enumerate(scores) if v is None]
         ob = np.array(open_boxes, np.int64)
-        y_filled = p.y_box >= 0 and mask >> p.y_box & 1
-        yclass = 0 if not y_filled else 1 + flag
-        grp = p.grp.astype(np.int64)
-        gm = p.group_match[grp].astype(np.int64)
-        matched = (gm >= 0) & ((mask >> np.maximum(gm, 0)) & 1).astype(bool)
-        ctx = yclass * 2 + matched.astype(np.int64)
+        ctx, grp = self.contexts(mask, flag)
         tiers = p.tier[ctx[:, None], grp[:, None], ob[None, :]]
         legal = (tiers == tiers.min(axis=1, keepdims=True)) & (tiers < _NEVER)
         s_idx = np.arange(p.n_sharp)[:, None, None]

@@ -72,13 +72,7 @@ class SlackColumn:
         """Entering each throw in the ``k``-th box of the order: (points without bonus, upper increase, new flag)."""
         p = self.p
         box = self.seq[k]
-        mask = sum(1 << b for b in self.seq[:k])
-        y_filled = p.y_box >= 0 and mask >> p.y_box & 1
-        yclass = 0 if not y_filled else 1 + flag
-        grp = p.grp.astype(np.int64)
-        gm = p.group_match[grp].astype(np.int64)
-        matched = (gm >= 0) & ((mask >> np.maximum(gm, 0)) & 1).astype(bool)
-        ctx = yclass * 2 + matched.astype(np.int64)
+        ctx, grp = self.col.contexts(sum(1 << b for b in self.seq[:k]), flag)
         r_idx = np.arange(p.grp.shape[0])
         tiers = p.tier[ctx, grp, box]
         rows = p.rowsel[ctx, 0, r_idx, box]
