@@ -17,6 +17,7 @@ HELP = {
     "db": "any SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: SQLite in the data directory)",
     "bot_delay": "seconds a bot waits before each action",
     "public_url": "prefix of join links, e.g. https://dice.example.org",
+    "abandon_days": "days of idleness after which an unfinished room is abandoned (its log is kept)",
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
     "log": "a pasch-log JSON file (GET /api/rooms/CODE/log after the game)",
     "seed": "the revealed seed, if the log does not hold it",
@@ -31,6 +32,9 @@ def serve_cmd(
     db: Annotated[str | None, typer.Option("--db", metavar="URL", help=HELP["db"])] = None,
     bot_delay: Annotated[float, typer.Option("--bot-delay", min=0.0, help=HELP["bot_delay"])] = 0.4,
     public_url: Annotated[str, typer.Option("--public-url", help=HELP["public_url"])] = "",
+    abandon_days: Annotated[
+        float, typer.Option("--abandon-days", min=0.01, metavar="DAYS", help=HELP["abandon_days"])
+    ] = 7.0,
 ) -> None:
     """Run the web server until interrupted."""
     import uvicorn
@@ -38,7 +42,9 @@ def serve_cmd(
     from pasch.web import create_app
 
     with guard():
-        web = create_app(db, bot_delay=bot_delay, public_url=public_url.rstrip("/"))
+        web = create_app(
+            db, bot_delay=bot_delay, public_url=public_url.rstrip("/"), abandon_after=abandon_days * 86400.0
+        )
         # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame.
         uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20)
 
