@@ -70,6 +70,19 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         self.after_change(scored=False)
 
+    @property
+    def human_turn(self) -> bool:
+        """Whether a human is to act (keys act only then)."""
+        return not self.session.finished and not self.session.seat.is_bot
+
+    def _human_only(self) -> bool:
+        if self.session.finished:
+            return False
+        if not self.human_turn:
+            self.say(_("Wait: {name} is playing.").format(name=self.session.seat.name), error=True)
+            return False
+        return True
+
     def say(self, text: str, error: bool = False) -> None:
         """Show a one-line message under the dice (errors in red)."""
         self.message, self.message_error = text, error
@@ -273,11 +286,6 @@ class SheetGameScreen(GameScreen):
         super().on_mount()
 
     # -- queries --------------------------------------------------------------------------------
-    @property
-    def human_turn(self) -> bool:
-        """Whether a human is to act (keys act only then)."""
-        return not self.session.finished and not self.session.seat.is_bot
-
     def choices(self) -> list[tuple[int, int]]:
         """The (column, box) the cursor may visit: legal entries, or announceable boxes when announcing."""
         st = self.session.state
@@ -482,14 +490,6 @@ class SheetGameScreen(GameScreen):
         """Hide keys that do not apply to this game."""
         if action == "announce":
             return any(o is Order.ANNOUNCED for o in self.session.rules.columns)
-        return True
-
-    def _human_only(self) -> bool:
-        if self.session.finished:
-            return False
-        if not self.human_turn:
-            self.say(_("Wait: {name} is playing.").format(name=self.session.seat.name), error=True)
-            return False
         return True
 
     def action_throw(self) -> None:

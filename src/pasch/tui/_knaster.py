@@ -154,11 +154,6 @@ class KnasterGameScreen(GameScreen):
         """The engine's Knaster state."""
         return self.session.state
 
-    @property
-    def human_turn(self) -> bool:
-        """Whether a human is to act (keys act only then)."""
-        return not self.session.finished and not self.session.seat.is_bot
-
     def legal_cells(self) -> dict[int, Action]:
         """The cells the player to act may write into or circle now, with the action for each."""
         st = self.state
@@ -385,14 +380,6 @@ class KnasterGameScreen(GameScreen):
         return str(action)
 
     # -- actions --------------------------------------------------------------------------------
-    def _human_only(self) -> bool:
-        if self.session.finished:
-            return False
-        if not self.human_turn:
-            self.say(_("Wait: {name} is playing.").format(name=self.session.seat.name), error=True)
-            return False
-        return True
-
     def _step(self, action: Action) -> None:
         """Play a human's step; a refused one shows the engine's reason and changes nothing."""
         before = self.state
