@@ -30,7 +30,7 @@ import numpy as np
 from pasch.bots import GreedyBot, KnasterBot, MultiColumnBot, RandomBot
 from pasch.bots._multi import _Plan
 from pasch.dice import space
-from pasch.engine import Action, Announce, Circle, Game, GameState, Keep, KnasterState, Roll, Score, Write
+from pasch.engine import Action, Announce, Circle, Game, GameState, KnasterState, Roll, Score, Write
 from pasch.engine._knaster_grid import CELL_LINES, LINE_MASKS, LINES, best_combination, cell_index, line_value
 
 TARGETS = {"kniffel-4": 1000.0, "kniffel-3": 800.0, "knaster": 80.0}
@@ -89,15 +89,9 @@ class IndependentColumnsBot(MultiColumnBot):
             self._target = (state.turn, state.current, best_c)
         c = self._target[2]
         plan, boxes = self._column_plan(state, turn, c)
-        if left > 0:
-            from pasch.bots._multi import _dice_tables
-
-            _, rsub, valid, _ = _dice_tables(rules.dice, rules.faces)
-            ks = rsub[r][valid[r]]
-            e = plan.keeps[left][ks]
-            q = int(e.argmax())
-            if e[q] > plan.end[s, r] + 1e-9:
-                return Keep(sp.keeps[int(ks[q])])
+        keep = self._best_keep(state, plan, s, r)
+        if keep is not None:
+            return keep
         return Score(rules.categories[int(boxes[s, r])].id, c + 1 if rules.n_columns > 1 else None)
 
 

@@ -399,14 +399,22 @@ class MultiColumnBot(Bot):
             if choice is not None:
                 return Announce(rules.categories[choice].id)
         plan = turn["plans"][None] if box is None else self._announced_plan(state, turn, box)
-        if left > 0:
-            _, rsub, valid, _ = _dice_tables(rules.dice, rules.faces)
-            ks = rsub[r][valid[r]]
-            e = plan.keeps[left][ks]
-            q = int(e.argmax())
-            if e[q] > plan.end[s, r] + 1e-9:
-                return Keep(sp.keeps[int(ks[q])])
-        return self._entry(state, turn, box, s, r)
+        return self._best_keep(state, plan, s, r) or self._entry(state, turn, box, s, r)
+
+    @staticmethod
+    def _best_keep(state: GameState, plan: _Plan, s: int, r: int) -> Keep | None:
+        """The plan's best keep of throw ``r`` when throwing again beats entering now, else None."""
+        left = state.throws_left
+        if left == 0:
+            return None
+        rules = state.rules
+        _, rsub, valid, _ = _dice_tables(rules.dice, rules.faces)
+        ks = rsub[r][valid[r]]
+        e = plan.keeps[left][ks]
+        q = int(e.argmax())
+        if e[q] > plan.end[s, r] + 1e-9:
+            return Keep(space(rules.dice, rules.faces).keeps[int(ks[q])])
+        return None
 
     def _entry(self, state: GameState, turn: dict[str, Any], box: int | None, s: int, r: int) -> Action:
         rules = state.rules
