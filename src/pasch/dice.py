@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +26,9 @@ from pasch.errors import InvalidActionError
 __all__ = [
     "FACES",
     "Dice",
+    "DiceSource",
     "DiceSpace",
+    "SeededDice",
     "counts_of",
     "from_counts",
     "multiset_probability",
@@ -144,6 +147,34 @@ def throw(rng: np.random.Generator, n: int, faces: int = FACES) -> DiceTuple:
     if n == 0:
         return ()
     return tuple(sorted(int(v) for v in rng.integers(1, faces + 1, size=n)))
+
+
+@runtime_checkable
+class DiceSource(Protocol):
+    """Where a game's throws come from: a seeded generator for local games, the server's committed stream
+    for online games (``pasch.web.DiceStream``). Score-keeper games have none: the table enters its dice."""
+
+    def throw(self, n: int, faces: int) -> DiceTuple:
+        """The next throw of ``n`` dice with ``faces`` faces, sorted."""
+        ...
+
+
+class SeededDice:
+    """A :class:`DiceSource` drawing from a NumPy generator (``seed`` for a reproducible game).
+
+    Args:
+        seed: seed of a new generator (None: fresh entropy).
+        rng: use this generator instead.
+    """
+
+    __slots__ = ("rng",)
+
+    def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None) -> None:
+        self.rng = rng if rng is not None else np.random.default_rng(seed)
+
+    def throw(self, n: int, faces: int) -> DiceTuple:
+        """The next throw of ``n`` dice with ``faces`` faces, sorted."""
+        return throw(self.rng, n, faces)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -91,24 +91,22 @@ class OptimalBot(Bot):
     name = "optimal"
 
     def __init__(self, solver: Any | None = None) -> None:
-        self._solvers: dict[str, Any] = {}
+        self._solver = solver
         self._delegate: dict[str, Bot] = {}
-        if solver is not None:
-            self._solvers[solver.rules.id] = solver
 
     def solver_for(self, rules: RuleSet) -> Any:
-        """The (cached) solver of a rule set.
+        """The solver of a rule set: the one given to the constructor, else the process-wide shared one.
 
         Raises:
             RuleSetError: the solver does not handle this rule set (several columns, Knaster).
         """
-        from pasch.solver import Solver
+        from pasch.solver import shared_solver
 
-        if rules.id not in self._solvers:
-            if len(rules.columns) != 1:
-                raise RuleSetError(f"{rules.id}: the optimal bot plays single-column rule sets only")
-            self._solvers[rules.id] = Solver.load(rules)
-        return self._solvers[rules.id]
+        if self._solver is not None and self._solver.rules.id == rules.id:
+            return self._solver
+        if len(rules.columns) != 1:
+            raise RuleSetError(f"{rules.id}: the optimal bot plays single-column rule sets only")
+        return shared_solver(rules)
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Action:
         """The action of greatest expected final score (ties: first box in sheet order, smallest keep).

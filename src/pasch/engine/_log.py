@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from pasch.dice import throw as throw_dice
+from pasch.dice import DiceSource, SeededDice
 from pasch.engine._actions import Action, Throw
 from pasch.engine._state import GameState
 from pasch.errors import LogError, PaschError
@@ -171,11 +171,21 @@ def replay(log: GameLog | Mapping[str, Any] | str, upto: int | None = None) -> S
 
 
 class Game:
-    """A game in progress: the current state, its log, and the generator that throws the dice.
+    """A game being recorded: the current state, its log, and the source that throws the dice.
 
-    This is the convenience used by the interfaces: :meth:`act` applies an action and, when dice are
-    thrown and a generator is present, throws them at once. Without a generator (score keeper, tests)
-    the caller applies :class:`Throw` actions itself.
+    :meth:`act` applies an action and, when dice are thrown and a dice source is present, throws them at
+    once. Without a source (score keeper, tests) the caller applies :class:`Throw` actions itself. The
+    application layer (:class:`pasch.app.Match`) adds seats, bots and undo on top; the web server's rooms
+    use the same class with their committed dice stream as the source.
+
+    Args:
+        rules: the rule set or its text.
+        players: player names in seat order.
+        dice: where throws come from (:class:`pasch.dice.SeededDice`, the server's stream, ...).
+        rng: shorthand for ``dice=SeededDice(rng=rng)``.
+        seed: shorthand for ``dice=SeededDice(seed)``.
+        keeper: score-keeper mode (the table enters its dice; no source is used).
+        meta: free-form data kept in the log (seat kinds, seeds).
     """
 
     def __init__(
@@ -183,24 +193,34 @@ class Game:
         rules: RuleSet | str,
         players: Sequence[str],
         *,
+        dice: DiceSource | None = None,
         rng: np.random.Generator | None = None,
         seed: int | None = None,
         keeper: bool = False,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
         self.state: State = new_game(rules, players, keeper=keeper)
-        self.rng = rng if rng is not None else (np.random.default_rng(seed) if seed is not None else None)
+        if dice is None and (rng is not None or seed is not None):
+            dice = SeededDice(seed, rng)
+        self.dice: DiceSource | None = dice
         self.actions: list[str] = []
         self.meta: dict[str, Any] = dict(meta or {})
 
+    @property
+    def rng(self) -> np.random.Generator | None:
+        """The generator behind a seeded dice source (None for other sources)."""
+        return self.dice.rng if isinstance(self.dice, SeededDice) else None
+
     @classmethod
-    def from_log(cls, log: GameLog, rng: np.random.Generator | None = None) -> Game:
-        """Resume a logged game (the generator, if any, throws from here on).
+    def from_log(
+        cls, log: GameLog, rng: np.random.Generator | None = None, *, dice: DiceSource | None = None
+    ) -> Game:
+        """Resume a logged game (the dice source, if any, throws from here on).
 
         Raises:
             LogError: the log cannot be replayed.
         """
-        game = cls(log.rules, log.players, rng=rng, keeper=log.keeper, meta=log.meta)
+        game = cls(log.rules, log.players, dice=dice, rng=rng, keeper=log.keeper, meta=log.meta)
         game.state = replay(log)
         game.actions = list(log.actions)
         return game
@@ -223,7 +243,7 @@ class Game:
         )
 
     def act(self, action: Action | str, player: int | None = None) -> State:
-        """Apply an action (and throw the dice with the generator if it sets dice rolling).
+        """Apply an action (and throw the dice with the source if it sets dice rolling).
 
         Raises:
             InvalidActionError: malformed action.
@@ -233,21 +253,22 @@ class Game:
         state = self.state.apply(act, player)
         self.state = state
         self.actions.append(str(act))
-        if state.is_chance_node and self.rng is not None:
+        if state.is_chance_node and self.dice is not None:
             self.throw()
         return self.state
 
     def throw(self, dice: Sequence[int] | None = None) -> State:
-        """Land the dice in the air: the given values, or values from the generator.
+        """Land the dice in the air: the given values, or values from the dice source.
 
         Raises:
             IllegalActionError: no dice are in the air.
             InvalidActionError: wrong number of dice or a value that is not a die.
+            PaschError: no values given and no dice source.
         """
         if dice is None:
-            if self.rng is None:
-                raise PaschError("no generator to throw with; give the dice")
-            dice = throw_dice(self.rng, self.state.pending, self.rules.faces)
+            if self.dice is None:
+                raise PaschError("no dice source to throw with; give the dice")
+            dice = self.dice.throw(self.state.pending, self.rules.faces)
         act = Throw(tuple(dice))
         self.state = self.state.apply(act)
         self.actions.append(str(act))

@@ -271,6 +271,14 @@ class GameState:
     def _score_action(self, column: int, index: int) -> Score:
         return _score_table(self.rules)[0][column][index]
 
+    def score_action(self, column: int, index: int) -> Score:  # TEMP(app): until the engine branch lands
+        """The action that enters the dice in box ``index`` of 0-based ``column``."""
+        return self._score_action(column, index)
+
+    def must_announce(self) -> bool:  # TEMP(app): until the engine branch lands
+        """Only the announced column has open boxes: the turn must start with an announcement."""
+        return self._must_announce()
+
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action allowed now, sorted (chance nodes list every throw outcome)."""
         if self.is_terminal:

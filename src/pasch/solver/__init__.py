@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pasch.solver._prep import Prep, prepare
 from pasch.solver._query import Option, Solver, StateKey
+from pasch.solver._shared import clear_shared, shared_solver
 from pasch.solver._table import SOLVER_VERSION, build_values, cache_dir, load_or_build, table_path
 
 __all__ = [
@@ -23,8 +24,10 @@ __all__ = [
     "StateKey",
     "build_values",
     "cache_dir",
+    "clear_shared",
     "load_or_build",
     "prepare",
+    "shared_solver",
     "solve",
     "table_path",
 ]

@@ -1,0 +1,64 @@
+"""The application layer: what the terminal app, the command line and the web server share.
+
+Each concern lives here once, and the interfaces only render and route:
+
+- :mod:`seats <pasch.app._seats>`: seat kinds (``human``, ``bot:optimal``, ...) and the one bot registry;
+- :class:`Match`: a game in progress (state, log, dice source, seats, undo policy);
+- :func:`advise`: the advice for the player to act, for every game kind;
+- :func:`sheet_layout`: the score sheet's view model (rows, sums, bonus progress, totals);
+- :func:`play_bots`: the bot-turn loop (async, with a delay for people to follow).
+"""
+
+from __future__ import annotations
+
+from pasch.app._advice import Advice, AdviceOption, advise
+from pasch.app._botloop import play_bots
+from pasch.app._layout import (
+    BonusProgress,
+    ColumnLayout,
+    LayoutCache,
+    LayoutRow,
+    RowKind,
+    SheetLayout,
+    sheet_layout,
+)
+from pasch.app._match import BotTurn, Match, UndoStep
+from pasch.app._seats import (
+    BOT_KINDS,
+    HUMAN,
+    Bot,
+    BotKind,
+    Seat,
+    bot_kinds_for,
+    check_bot,
+    make_bot,
+    parse_seats,
+    seat_kind,
+)
+
+__all__ = [
+    "BOT_KINDS",
+    "HUMAN",
+    "Advice",
+    "AdviceOption",
+    "BonusProgress",
+    "Bot",
+    "BotKind",
+    "BotTurn",
+    "ColumnLayout",
+    "LayoutCache",
+    "LayoutRow",
+    "Match",
+    "RowKind",
+    "Seat",
+    "SheetLayout",
+    "UndoStep",
+    "advise",
+    "bot_kinds_for",
+    "check_bot",
+    "make_bot",
+    "parse_seats",
+    "play_bots",
+    "seat_kind",
+    "sheet_layout",
+]

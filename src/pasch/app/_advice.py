@@ -1,0 +1,158 @@
+"""Advice: one policy for every game kind, used by the terminal's hints, ``pasch play``'s plain mode and
+the web's hint panel alike.
+
+- **Single-column sheet games** (Kniffel, Yahtzee, Yatzy, Yacht and their modifiers): every legal option
+  with its exact value from :mod:`pasch.solver`, the expected final score of the player's sheet if they take
+  it and play optimally afterwards, best first (``exact``). Before the turn's first throw the only choice is
+  to throw; its value is the sheet's expected final score (:attr:`Advice.position_value`).
+- **Multi-column games and Knaster** have no exact table (2^39 and more states): the suggestion is the choice
+  of the strongest bot (``bot:optimal``, which plays the multi-column or Knaster bot there), including what to
+  keep after each throw; the scoring options are listed with what they pay now (``exact`` is False).
+- **A score-keeper game waiting for the table's dice** has nothing to choose until the dice are entered:
+  :attr:`Advice.waiting_for_dice`, no suggestion (no bot invents dice), and the position's exact value where
+  the solver has one.
+
+:func:`advise` may load (or build, once) a solver table: call it off a user interface's event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from pasch.app._seats import make_bot
+from pasch.engine import Action, GameState, Keep, KnasterState, Roll, State
+from pasch.errors import IllegalActionError, PaschError
+
+__all__ = ["Advice", "AdviceOption", "advise"]
+
+Progress = Callable[[int, int], None]
+
+_TIE = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class AdviceOption:
+    """One option of the player to act.
+
+    Attributes:
+        action: the action.
+        value: exact expected final score of the sheet with optimal play afterwards (None where not exact).
+        points: what a scoring option pays now (box plus extra points); None for other actions.
+        best: whether this is (one of) the best option(s).
+        delta: ``value`` minus the best option's value (0 for the best; None where not exact).
+    """
+
+    action: Action
+    value: float | None
+    points: int | None
+    best: bool
+    delta: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The advice for the player to act.
+
+    Attributes:
+        suggestion: the action to play (None while a score keeper waits for the table's dice).
+        options: every legal option, best first where values are exact, else the scoring options by points.
+        exact: whether values are the solver's exact expected final scores.
+        source: who gave the advice: ``solver`` or a bot's seat kind (``bot:optimal``).
+        waiting_for_dice: a score-keeper game waits for the dice thrown at the table (``enter ...``).
+        position_value: the sheet's expected final score with optimal play from here, where exact.
+    """
+
+    suggestion: Action | None
+    options: tuple[AdviceOption, ...]
+    exact: bool
+    source: str
+    waiting_for_dice: bool = False
+    position_value: float | None = None
+
+    @property
+    def keep(self) -> tuple[int, ...] | None:
+        """The dice to keep when the suggestion is to throw again (empty: throw all), else None."""
+        return self.suggestion.dice if isinstance(self.suggestion, Keep) else None
+
+    def top(self, n: int = 5) -> tuple[AdviceOption, ...]:
+        """The best ``n`` options."""
+        return self.options[:n]
+
+    def option(self, action: Action | str) -> AdviceOption | None:
+        """The option of an action (by its text), or None if it is not listed."""
+        text = str(action)
+        return next((o for o in self.options if str(o.action) == text), None)
+
+
+def _waits_for_dice(state: State) -> bool:
+    return isinstance(state, GameState) and state.keeper and state.dice is None and not state.is_terminal
+
+
+def _exact(state: GameState, progress: Progress | None) -> Advice | None:
+    """Every legal option with its exact value, or None where the solver does not apply."""
+    rules = state.rules
+    if rules.n_columns != 1 or state.announced is not None:
+        return None
+    from pasch.solver import shared_solver
+
+    try:
+        solver = shared_solver(rules, progress)
+    except PaschError:
+        return None
+    p = state.current_player
+    scores = list(state.sheets[p].columns[0].scores)
+    base = state.column_totals(p, 0).total
+    if state.dice is None:
+        value = base + solver.value(scores)
+        if _waits_for_dice(state):
+            return Advice(None, (), True, "solver", waiting_for_dice=True, position_value=value)
+        roll = Roll()
+        return Advice(roll, (AdviceOption(roll, value, None, True, 0.0),), True, "solver", position_value=value)
+    legal = {str(a): a for a in state.legal_actions()}
+    found = solver.options(scores, list(state.dice), int(state.throws_left), sharp=bool(state.sharp))
+    listed = [(legal[o.action_text], base + float(o.value), o.points) for o in found if o.action_text in legal]
+    if not listed:
+        return None
+    top = max(v for _, v, _ in listed)
+    options = tuple(AdviceOption(a, v, pts, abs(v - top) < _TIE, v - top) for a, v, pts in listed)
+    return Advice(options[0].action, options, True, "solver", position_value=top)
+
+
+def _by_bot(state: State, rng: np.random.Generator | None) -> Advice:
+    suggestion = make_bot("bot:optimal").choose(state, rng if rng is not None else np.random.default_rng())
+    options: list[AdviceOption] = []
+    if isinstance(state, GameState) and state.dice is not None:
+        scored = sorted(
+            ((state.score_action(c, o.index), o.total) for c, o in state.score_options()), key=lambda ap: -ap[1]
+        )
+        options = [AdviceOption(a, None, pts, a == suggestion) for a, pts in scored]
+    if not any(o.action == suggestion for o in options):
+        options.insert(0, AdviceOption(suggestion, None, None, True))
+    return Advice(suggestion, tuple(options), False, "bot:optimal")
+
+
+def advise(state: State, *, progress: Progress | None = None, rng: np.random.Generator | None = None) -> Advice:
+    """The advice for the player to act in ``state``.
+
+    Args:
+        state: an unfinished state whose next action is a player's (not a chance node).
+        progress: called as ``progress(done, total)`` while a solver table is built (once per rule set).
+        rng: the generator a bot may use (the multi-column and Knaster bots are deterministic).
+
+    Raises:
+        IllegalActionError: the game is over or dice are in the air.
+    """
+    if state.is_terminal or state.is_chance_node:
+        raise IllegalActionError("no advice: the game is over or dice are in the air")
+    if isinstance(state, GameState):
+        exact = _exact(state, progress)
+        if exact is not None:
+            return exact
+        if _waits_for_dice(state):
+            return Advice(None, (), False, "bot:optimal", waiting_for_dice=True)
+    elif not isinstance(state, KnasterState):  # pragma: no cover - every state is one of the two
+        raise IllegalActionError(f"no advice for {type(state).__name__}")
+    return _by_bot(state, rng)

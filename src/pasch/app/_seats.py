@@ -1,0 +1,195 @@
+"""Seats and the one bot registry: who plays each seat (``human`` or ``bot:NAME``), parsed, listed, described.
+
+Every interface offers the same seat kinds: the terminal setup screen, ``pasch play --players``, the web
+server's room form and its API all read :data:`BOT_KINDS` and call :func:`seat_kind` / :func:`parse_seats`.
+A bot keeps no game state, only caches (the optimal bot's solver tables), so one instance per name serves
+every game of the process (:func:`make_bot`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from pasch import bots
+from pasch.engine import Action, State
+from pasch.rules import GameKind, RuleSet
+
+__all__ = [
+    "BOT_KINDS",
+    "HUMAN",
+    "Bot",
+    "BotKind",
+    "Seat",
+    "bot_kinds_for",
+    "check_bot",
+    "make_bot",
+    "parse_seats",
+    "seat_kind",
+]
+
+HUMAN = "human"
+"""The seat kind of a person."""
+
+
+class Bot(Protocol):
+    """A player that chooses actions (every bot of :mod:`pasch.bots`)."""
+
+    def choose(self, state: State, rng: np.random.Generator, /) -> Action:
+        """The action to play in ``state`` (a decision node of an unfinished game)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class BotKind:
+    """A bot that may play a seat.
+
+    Attributes:
+        name: the name after ``bot:`` (``optimal``).
+        description: one line for menus and ``--help``.
+        offered: listed in setup screens (the specialist bots play a seat when named, but ``optimal``
+            already delegates to them where it has no exact table).
+        sheet: plays sheet games (Kniffel, Yahtzee, Yatzy, the multi-column games).
+        knaster: plays Knaster.
+    """
+
+    name: str
+    description: str
+    offered: bool = True
+    sheet: bool = True
+    knaster: bool = True
+
+    @property
+    def kind(self) -> str:
+        """The seat kind text, ``bot:NAME``."""
+        return f"bot:{self.name}"
+
+    def plays(self, rules: RuleSet) -> bool:
+        """Whether this bot plays ``rules``."""
+        return self.knaster if rules.kind is GameKind.KNASTER else self.sheet
+
+
+BOT_KINDS: tuple[BotKind, ...] = (
+    BotKind(
+        "optimal",
+        "the strongest: exact optimal play on one-column sheets, the best heuristic bot elsewhere",
+    ),
+    BotKind("greedy", "throws once and takes the box that pays most now"),
+    BotKind("random", "any legal move, uniformly at random"),
+    BotKind("multi", "the multi-column bot (per-column exact tables)", offered=False, knaster=False),
+    BotKind("knaster", "the Knaster bot (line potential)", offered=False, sheet=False),
+)
+"""Every bot, best first for new players; the ``offered`` ones are listed in setup screens."""
+
+_BY_NAME = {b.name: b for b in BOT_KINDS}
+
+
+def _known() -> str:
+    return ", ".join(b.kind for b in BOT_KINDS if b.offered)
+
+
+def bot_kinds_for(rules: RuleSet, offered_only: bool = True) -> tuple[BotKind, ...]:
+    """The bots that play ``rules`` (only those offered in setup screens, unless ``offered_only`` is off)."""
+    return tuple(b for b in BOT_KINDS if b.plays(rules) and (b.offered or not offered_only))
+
+
+def seat_kind(text: str) -> str:
+    """Normalise a seat kind: ``human`` (or empty), ``bot`` (the greedy bot), ``bot:NAME`` or a bare ``NAME``.
+
+    Raises:
+        ValueError: an unknown kind or bot name.
+    """
+    t = text.strip().lower()
+    if t in (HUMAN, ""):
+        return HUMAN
+    name = t.split(":", 1)[1].strip() if t.startswith("bot:") else ("greedy" if t == "bot" else t)
+    if name not in _BY_NAME:
+        raise ValueError(f"unknown seat kind {text!r}; use human or one of {_known()}")
+    return f"bot:{name}"
+
+
+def check_bot(kind: str, rules: RuleSet) -> None:
+    """Check that the bot of a seat kind plays ``rules`` (a human seat always may).
+
+    Raises:
+        ValueError: an unknown bot, or one that does not play this game.
+    """
+    norm = seat_kind(kind)
+    if norm == HUMAN:
+        return
+    info = _BY_NAME[norm.split(":", 1)[1]]
+    if not info.plays(rules):
+        raise ValueError(f"bot {info.name!r} does not play {rules.name}; choose one of {_known()}")
+
+
+_MADE: dict[str, Bot] = {}
+_MADE_LOCK = threading.Lock()
+
+
+def make_bot(kind: str) -> Bot:
+    """The bot of a seat kind such as ``bot:optimal`` (or a bare name), one shared instance per name.
+
+    Raises:
+        ValueError: an unknown bot name, or ``human``.
+    """
+    norm = seat_kind(kind)
+    if norm == HUMAN:
+        raise ValueError("a human seat has no bot")
+    name = norm.split(":", 1)[1]
+    with _MADE_LOCK:
+        made = _MADE.get(name)
+        if made is None:
+            made = _MADE[name] = bots.make_bot(name)
+    return made
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player's name and kind (``human`` or ``bot:NAME``)."""
+
+    name: str
+    kind: str = HUMAN
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this seat."""
+        return self.kind.startswith("bot")
+
+
+def _bot_name(bot: str, used: set[str]) -> str:
+    base = f"{bot.capitalize()}Bot"
+    name, n = base, 2
+    while name in used:
+        name, n = f"{base}{n}", n + 1
+    return name
+
+
+def parse_seats(text: str | Sequence[str]) -> list[Seat]:
+    """Read players such as ``"Ada, Bob, bot:optimal, Eve=bot:greedy"`` into seats.
+
+    A bare ``bot:NAME`` gets a name like ``OptimalBot`` (numbered if several).
+
+    Raises:
+        ValueError: no players, or an unknown seat kind.
+    """
+    items = [p.strip() for p in (text.split(",") if isinstance(text, str) else text)]
+    items = [p for p in items if p]
+    if not items:
+        raise ValueError("no players given")
+    seats: list[Seat] = []
+    used: set[str] = set()
+    for item in items:
+        name, _, kind = item.partition("=")
+        if not kind and name.strip().lower().startswith("bot"):
+            name, kind = "", name
+        norm = seat_kind(kind) if kind.strip() else HUMAN
+        name = name.strip()
+        if norm != HUMAN and not name:
+            name = _bot_name(norm.split(":", 1)[1], used)
+        seats.append(Seat(name, norm))
+        used.add(name)
+    return seats
