@@ -174,17 +174,20 @@ def parse_seats(text: str | Sequence[str]) -> list[Seat]:
     A bare ``bot:NAME`` gets a name like ``OptimalBot`` (numbered if several).
 
     Raises:
-        ValueError: no players, or an unknown seat kind.
+        ValueError: no players, an empty name between commas, or an unknown seat kind.
     """
     items = [p.strip() for p in (text.split(",") if isinstance(text, str) else text)]
-    items = [p for p in items if p]
-    if not items:
+    if not any(items):
         raise ValueError("no players given")
+    if not all(items):
+        shown = text if isinstance(text, str) else ",".join(text)
+        raise ValueError(f"player names must not be empty: {shown!r}")
     seats: list[Seat] = []
     used: set[str] = set()
     for item in items:
         name, _, kind = item.partition("=")
-        if not kind and name.strip().lower().startswith("bot"):
+        low = name.strip().lower()
+        if not kind and (low == "bot" or low.startswith("bot:")):
             name, kind = "", name
         norm = seat_kind(kind) if kind.strip() else HUMAN
         name = name.strip()

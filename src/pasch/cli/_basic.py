@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, TextIO
 
-import numpy as np
 import typer
 from rich.table import Table
 
+from pasch.app import Match, advise, parse_seats
 from pasch.cli._app import app
 from pasch.cli._common import (
     console,
@@ -28,10 +28,9 @@ from pasch.cli._common import (
     standings_text,
 )
 from pasch.dice import counts_of, parse_dice
-from pasch.engine import Action, Game, GameLog, Roll, Score, replay
+from pasch.engine import Action, GameLog, GameState, KnasterState, Roll, Score, State, replay
 from pasch.errors import InvalidActionError, PaschError
-from pasch.rules import BASES, MODIFIERS, GameKind, Order, RuleSet, get, score_options
-from pasch.rules._scorers import Scorer, ScorerKind
+from pasch.rules import BASES, MODIFIERS, GameKind, Order, RuleSet, Scorer, ScorerKind, get, score_options
 
 __all__ = ["rules_app"]
 
@@ -392,6 +391,12 @@ PLAY_TEXT = {
     "bad": "  ✗ {message}",
     "scored": "{name} scores {points}{extra} in {box}.",
     "game_over": "Game over.",
+    "hint_exact": "  Expected final score with optimal play from here (best first):",
+    "hint_row": "   {mark} {action:<{width}}  {value:8.2f}{delta}",
+    "hint_delta": "  ({delta:+.2f} vs best)",
+    "hint_bot": "  The strongest bot would play: {action}",
+    "hint_enter": "  Throw the real dice and enter them (enter 1 3 3 5 6).",
+    "bot_move": "{name} (bot): {action}",
     "eof": "(end of input: game stopped)",
     "quit": "Game stopped.",
     "saved": "Game log saved to {path} (replay it: pasch replay {path})",
@@ -405,6 +410,7 @@ PLAY_TEXT = {
   write 7 at b3, circle b3, pass    Knaster
   sheet                    show the score sheet
   options                  show the options again
+  hint                     the best options with their exact values (or the strongest bot's move)
   help                     this text
   quit                     stop the game (the log is kept with --save)""",
 }
@@ -431,6 +437,9 @@ _HELP_WORDS = {"help", "h", "?"}
 _SHEET_WORDS = {"sheet", "show"}
 _OPTION_WORDS = {"options", "o"}
 _QUIT_WORDS = {"quit", "q", "exit", "stop"}
+_HINT_WORDS = {"hint", "?hint"}
+HINT_ROWS = 5
+"""Options listed by ``hint`` (best first)."""
 
 
 def resolve_box(word: str, box_ids: Sequence[str]) -> str | None:
@@ -445,7 +454,7 @@ def resolve_box(word: str, box_ids: Sequence[str]) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
-def expand_command(line: str, state: Any) -> str:
+def expand_command(line: str, state: State) -> str:
     """Turn what a player typed (short forms included) into an action text for the engine.
 
     Only spelling is handled here; whether the action is legal is the engine's decision. Text that matches
@@ -454,7 +463,7 @@ def expand_command(line: str, state: Any) -> str:
     words = line.strip().lower().replace(",", " ").split()
     if not words:
         return ""
-    box_ids: tuple[str, ...] = getattr(state.rules, "category_ids", ())
+    box_ids: tuple[str, ...] = state.rules.category_ids
     verb, rest = words[0], words[1:]
     verb = _SHORT_VERBS.get(verb, verb) if (rest or verb in ("r", "k", "p")) else verb
     if verb in _VERBS:
@@ -485,12 +494,13 @@ class PlainSession:
 
     def __init__(
         self,
-        game: Game,
+        match: Match,
         save: Path | None = None,
         inp: TextIO | None = None,
         out: TextIO | None = None,
     ) -> None:
-        self.game = game
+        self.match = match
+        self.game = match.game
         self.save_path = save
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
@@ -517,7 +527,7 @@ class PlainSession:
     def show_turn(self) -> None:
         """Whose turn, the dice, throws left and every option with its score."""
         state = self.game.state
-        if not hasattr(state, "sheets"):
+        if not isinstance(state, GameState):
             self._show_other(state)
             return
         rules = state.rules
@@ -529,7 +539,7 @@ class PlainSession:
                     round=state.round,
                     rounds=rules.turns_per_player,
                     name=name,
-                    total=state.total(state.current),
+                    total=state.total(state.current_player),
                 )
             )
             if state.keeper:
@@ -571,7 +581,7 @@ class PlainSession:
             for action_text, points in rows:
                 self.say(PLAY_TEXT["option"].format(action=action_text, width=width, points=points))
 
-    def _show_announce(self, state: Any) -> None:
+    def _show_announce(self, state: GameState) -> None:
         legal = [str(a) for a in state.legal_actions()]
         boxes = [a.split()[1] for a in legal if a.startswith("announce ")]
         if boxes:
@@ -579,15 +589,15 @@ class PlainSession:
                 self.say(PLAY_TEXT["must_announce"])
             self.say(PLAY_TEXT["announce_hint"].format(boxes=" ".join(boxes)))
 
-    def _show_other(self, state: Any) -> None:
+    def _show_other(self, state: State) -> None:
         """Games without a box sheet (Knaster): the state's own drawing and the legal moves."""
         self.say()
-        who = getattr(state, "current_name", None)
-        if who:
-            self.say(PLAY_TEXT["turn_head_other"].format(name=who))
-        render = getattr(state, "render", None)
-        self.say(str(render(state.current)) if callable(render) else sheet_text(state))
-        number = getattr(state, "number", None)
+        self.say(PLAY_TEXT["turn_head_other"].format(name=state.current_name))
+        if isinstance(state, KnasterState):
+            self.say(state.render(state.current_player))
+        else:
+            self.say(sheet_text(state))
+        number = state.number if isinstance(state, KnasterState) else None
         if number is not None:
             self.say(PLAY_TEXT["number"].format(number=number))
         groups: dict[str, list[str]] = {}
@@ -601,8 +611,7 @@ class PlainSession:
 
     def prompt_name(self) -> str:
         """The name shown in the prompt: the player to act."""
-        state = self.game.state
-        return str(getattr(state, "current_name", "") or "pasch")
+        return self.game.state.current_name or "pasch"
 
     # -- input -------------------------------------------------------------------------------------
     def read(self) -> str | None:
@@ -637,8 +646,11 @@ class PlainSession:
             self.say(PLAY_TEXT["solo_hint"])
         self.say(PLAY_TEXT["intro_hint"])
         self.save()
-        shown: Any = None
+        shown: State | None = None
         while not game.state.is_terminal:
+            if self.match.bot_to_move:
+                self.bot_step()
+                continue
             if game.state is not shown:
                 self.show_turn()
                 shown = game.state
@@ -657,6 +669,9 @@ class PlainSession:
             if word in _OPTION_WORDS:
                 self.show_turn()
                 continue
+            if word in _HINT_WORDS:
+                self.show_hint()
+                continue
             if word in _QUIT_WORDS:
                 self.say(PLAY_TEXT["quit"])
                 self.say(sheet_text(game.state))
@@ -673,17 +688,46 @@ class PlainSession:
         self.say(standings_text(game.state))
         self.save(announce=True)
 
+    def show_hint(self) -> None:
+        """The advice for the player to act (:func:`pasch.app.advise`): the best options with their values."""
+        state = self.game.state
+        if state.is_terminal or state.is_chance_node:
+            return
+        advice = advise(state)
+        if advice.waiting_for_dice:
+            self.say(PLAY_TEXT["hint_enter"])
+        if advice.exact:
+            self.say(PLAY_TEXT["hint_exact"])
+            width = max((len(str(o.action)) for o in advice.options), default=0)
+            for o in advice.top(HINT_ROWS):
+                mark = "*" if o.best else " "
+                delta = "" if o.best or o.delta is None else PLAY_TEXT["hint_delta"].format(delta=o.delta)
+                self.say(
+                    PLAY_TEXT["hint_row"].format(
+                        mark=mark, action=str(o.action), width=width, value=o.value, delta=delta
+                    )
+                )
+        elif advice.suggestion is not None:
+            self.say(PLAY_TEXT["hint_bot"].format(action=advice.suggestion))
+
+    def bot_step(self) -> None:
+        """Let the bot to move play one action, and say what it did."""
+        name = self.match.seat.name
+        action = self.match.bot_action()
+        self.say(PLAY_TEXT["bot_move"].format(name=name, action=action))
+        self.act(str(action))
+
     def act(self, text: str) -> None:
         """Apply one action; a refused one prints why and leaves the game unchanged."""
         game = self.game
         before = game.state
         try:
             action = Action.parse(text)
-            game.act(action)
+            self.match.act(action)
         except PaschError as exc:
             self.say(PLAY_TEXT["bad"].format(message=exc))
             return
-        if isinstance(action, Score) and hasattr(before, "sheets"):
+        if isinstance(action, Score) and isinstance(before, GameState) and isinstance(game.state, GameState):
             p = before.current
             c = (action.column or 1) - 1
             i = before.rules.category_index(action.category)
@@ -700,10 +744,6 @@ def _isatty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def _split_players(text: str) -> list[str]:
-    return [p.strip() for p in text.split(",")]
 
 
 @app.command("play", help=TEXT["play_help"])
@@ -728,14 +768,10 @@ def play_cmd(
         if resume:
             fail(TEXT["resume_plain"])
         rules = get(rules_text or "kniffel")
-        names = _split_players(players or TEXT["default_player"])
-        rng = None if keeper else np.random.default_rng(seed)
+        seats = parse_seats(players or TEXT["default_player"])
         meta: dict[str, Any] = {"interface": "cli-plain"}
         if seed is not None:
             meta["seed"] = seed
-        try:
-            game = Game(rules, names, rng=rng, keeper=keeper, meta=meta)
-        except ModuleNotFoundError as exc:  # a game whose engine part has not landed yet
-            fail(TEXT["not_playable"].format(rules=rules.id, why=f"missing module {exc.name}"))
-        session = PlainSession(game, save=save)
+        match = Match.new(rules, seats, seed=seed, keeper=keeper, meta=meta)
+        session = PlainSession(match, save=save)
         session.run()

@@ -9,17 +9,18 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeGuard
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from pasch.app import ColumnLayout, RowKind, sheet_layout
+from pasch.engine import GameState, KnasterState, State
 from pasch.errors import PaschError
-from pasch.rules import GameKind, RuleSet
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -146,76 +147,74 @@ class SheetView:
     notes: tuple[str, ...]
 
 
-def _has_sheet(state: Any) -> bool:
-    return getattr(state.rules, "kind", None) is GameKind.SHEET and hasattr(state, "sheets")
+def _has_sheet(state: State) -> TypeGuard[GameState]:
+    return isinstance(state, GameState)
 
 
-def sheet_view(state: Any, mark_current: bool = True) -> SheetView:
-    """Lay out every player's columns: every box, upper sum, bonus, extra points and totals.
+_ROW_LABEL = {
+    RowKind.UPPER_SUM: TEXT["upper_sum"],
+    RowKind.EXTRA: TEXT["extra"],
+    RowKind.TOTAL: TEXT["total"],
+    RowKind.GRAND_TOTAL: TEXT["grand_total"],
+}
+
+
+def sheet_view(state: GameState, mark_current: bool = True) -> SheetView:
+    """Lay out every player's columns as strings: every box, upper sum, bonus, extra points and totals.
+
+    The layout (rows, sums, bonus) is :func:`pasch.app.sheet_layout`'s; this only words it.
 
     Args:
-        state: a sheet game's state (``pasch.engine.GameState``).
+        state: a sheet game's state.
         mark_current: record which player is to act (for highlighting), unless the game is over.
     """
-    rules: RuleSet = state.rules
+    layout = sheet_layout(state)
+    rules = layout.rules
     n_cols = rules.n_columns
-    players: Sequence[str] = state.players
-    headers = ["", *(_col_header(name, c, n_cols) for name in players for c in range(n_cols))]
-    sharp_seen = False
-    rows: list[tuple[str, ...] | None] = []
+    headers = ["", *(_col_header(name, c, n_cols) for name in layout.players for c in range(n_cols))]
+    cols = layout.columns
 
-    def cell(p: int, c: int, i: int) -> str:
-        nonlocal sharp_seen
-        col = state.sheets[p].columns[c]
+    def cell(col: ColumnLayout, i: int) -> str:
         s = col.scores[i]
         if s is None:
             return ""
-        if i in col.doubled:
-            sharp_seen = True
-            return f"{s}*"
-        return str(s)
+        return f"{s}*" if i in col.doubled else str(s)
 
-    cats = rules.categories
-    upper = [i for i, cat in enumerate(cats) if cat.is_upper]
-    lower = [i for i, cat in enumerate(cats) if not cat.is_upper]
-    pcs = [(p, c) for p in range(len(players)) for c in range(n_cols)]
-    for i in upper:
-        rows.append((cats[i].id, *(cell(p, c, i) for p, c in pcs)))
-    totals = {(p, c): state.column_totals(p, c) for p, c in pcs}
-    if upper:
-        rows.append(None)
-        rows.append((TEXT["upper_sum"], *(str(totals[pc].upper) for pc in pcs)))
-        if rules.bonus_threshold is not None:
-            label = TEXT["bonus_at"].format(threshold=rules.bonus_threshold, amount=rules.bonus)
-            rows.append((label, *(str(totals[pc].bonus) for pc in pcs)))
-        rows.append(None)
-    for i in lower:
-        rows.append((cats[i].id, *(cell(p, c, i) for p, c in pcs)))
-    rows.append(None)
-    if any(t.extra for t in totals.values()) or _has_extra_rule(rules):
-        rows.append((TEXT["extra"], *(str(totals[pc].extra) for pc in pcs)))
-    rows.append((TEXT["total"], *(str(totals[pc].total) for pc in pcs)))
-    if n_cols > 1:
-        grand: list[str] = []
-        for p, c in pcs:
-            grand.append(str(state.total(p)) if c == 0 else "")
-        rows.append((TEXT["grand_total"], *grand))
+    sums: dict[RowKind, Callable[[ColumnLayout], str]] = {
+        RowKind.UPPER_SUM: lambda c: str(c.upper),
+        RowKind.BONUS: lambda c: str(c.bonus),
+        RowKind.EXTRA: lambda c: str(c.extra),
+        RowKind.TOTAL: lambda c: str(c.total),
+        RowKind.GRAND_TOTAL: lambda c: str(layout.grand_totals[c.player]) if c.column == 0 else "",
+    }
+    rows: list[tuple[str, ...] | None] = []
+    prev: RowKind | None = None
+    for row in layout.rows:
+        if row.kind is RowKind.BOX and row.box is not None:
+            if prev is RowKind.BONUS or (prev is RowKind.UPPER_SUM and rules.bonus_threshold is None):
+                rows.append(None)
+            rows.append((rules.categories[row.box].id, *(cell(c, row.box) for c in cols)))
+        else:
+            if row.kind is RowKind.UPPER_SUM or prev is RowKind.BOX:
+                rows.append(None)
+            if row.kind is RowKind.BONUS:
+                label = TEXT["bonus_at"].format(threshold=rules.bonus_threshold, amount=rules.bonus)
+            else:
+                label = _ROW_LABEL[row.kind]
+            rows.append((label, *(sums[row.kind](c) for c in cols)))
+        prev = row.kind
     current = None
-    if mark_current and not state.is_terminal:
-        current = state.current * n_cols
-    notes = (TEXT["doubled_note"],) if sharp_seen else ()
+    if mark_current and layout.current is not None:
+        current = layout.current * n_cols
+    notes = (TEXT["doubled_note"],) if layout.sharp_seen else ()
     return SheetView(tuple(headers), tuple(rows), current, notes)
-
-
-def _has_extra_rule(rules: RuleSet) -> bool:
-    return rules.extra.value != "none"
 
 
 def _col_header(name: str, column: int, n_cols: int) -> str:
     return name if n_cols == 1 else f"{name} {column + 1}"
 
 
-def sheet_text(state: Any) -> str:
+def sheet_text(state: State) -> str:
     """The score sheet as plain aligned text (no colour, no box drawing).
 
     Sheet games show every box of every column; other games (Knaster) show each player's total and,
@@ -240,7 +239,7 @@ def sheet_text(state: Any) -> str:
     return "\n".join(out)
 
 
-def sheet_table(state: Any, title: str | None = None) -> Table:
+def sheet_table(state: State, title: str | None = None) -> Table:
     """The score sheet as a Rich table (the current player's columns in bold)."""
     table = Table(title=title, show_lines=False, header_style="bold", title_justify="left")
     if not _has_sheet(state):
@@ -266,21 +265,15 @@ def sheet_table(state: Any, title: str | None = None) -> Table:
     return table
 
 
-def sheet_width(state: Any) -> int:
+def sheet_width(state: State) -> int:
     """Characters needed to show the sheet without wrapping (for consoles on a pipe)."""
     return max(80, max(len(line) for line in sheet_text(state).splitlines()) + 4 * len(state.players) + 16)
 
 
-def _other_text(state: Any) -> str:
-    render = getattr(state, "render", None)
+def _other_text(state: State) -> str:
     lines: list[str] = []
-    if callable(render):
-        for p in range(len(state.players)):
-            try:
-                lines.append(str(render(p)))
-            except TypeError:  # a drawing of the whole state only
-                lines.append(str(render()))
-                break
+    if isinstance(state, KnasterState):
+        lines.extend(state.render(p) for p in range(len(state.players)))
     else:
         lines.append(TEXT["no_sheet"])
     width = max(len(p) for p in state.players)
@@ -289,38 +282,38 @@ def _other_text(state: Any) -> str:
     return "\n".join(lines)
 
 
-def sheet_json(state: Any) -> list[dict[str, Any]]:
+def sheet_json(state: State) -> list[dict[str, Any]]:
     """Every player's sheet as JSON-ready data: boxes by id, upper, bonus, lower, extra, totals."""
     players: list[dict[str, Any]] = []
+    totals = state.totals()
+    layout = sheet_layout(state) if isinstance(state, GameState) else None
     for p, name in enumerate(state.players):
-        entry: dict[str, Any] = {"name": name, "total": state.totals()[p]}
-        if _has_sheet(state):
-            columns = []
-            for c, col in enumerate(state.sheets[p].columns):
-                t = state.column_totals(p, c)
-                columns.append(
-                    {
-                        "boxes": dict(zip(state.rules.category_ids, col.scores, strict=True)),
-                        "doubled": sorted(state.rules.categories[i].id for i in col.doubled),
-                        "upper": t.upper,
-                        "bonus": t.bonus,
-                        "lower": t.lower,
-                        "extra": t.extra,
-                        "total": t.total,
-                    }
-                )
-            entry["columns"] = columns
+        entry: dict[str, Any] = {"name": name, "total": totals[p]}
+        if layout is not None:
+            ids = layout.rules.category_ids
+            entry["columns"] = [
+                {
+                    "boxes": dict(zip(ids, col.scores, strict=True)),
+                    "doubled": sorted(ids[i] for i in col.doubled),
+                    "upper": col.upper,
+                    "bonus": col.bonus,
+                    "lower": col.lower,
+                    "extra": col.extra,
+                    "total": col.total,
+                }
+                for col in layout.player_columns(p)
+            ]
         players.append(entry)
     return players
 
 
-def standings_json(state: Any) -> list[dict[str, Any]]:
+def standings_json(state: State) -> list[dict[str, Any]]:
     """Rank, name and total for every player, best first (ties share a rank)."""
     out = state.outcome()
     return [{"rank": r, "name": n, "total": t} for r, n, t in out.standings()]
 
 
-def standings_text(state: Any) -> str:
+def standings_text(state: State) -> str:
     """Standings as plain text, best first, ties marked, then the winner line."""
     out = state.outcome()
     rows = out.standings()

@@ -150,7 +150,7 @@ def advise_cmd(
 
 
 def _play(rules: RuleSet, bot_name: str, games: int, seed: int) -> np.ndarray:
-    from pasch.bots import make_bot
+    from pasch.app import make_bot
     from pasch.engine import Game
 
     bot = make_bot(bot_name)
