@@ -18,14 +18,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import numpy as np
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
 
+from pasch.app import BotTurn, check_bot, make_bot, play_bots, seat_kind
 from pasch.engine import Action, GameLog, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import get as get_rules
-from pasch.web._bots import make_bot, seat_kind
 from pasch.web._db import EventRow, RoomRow, SeatRow
 from pasch.web._fair import DiceStream, commitment_of, new_seed
 from pasch.web._hints import compute_hint
@@ -322,6 +321,7 @@ class Service:
         for n, (name, kind) in enumerate(seats):
             try:
                 k = seat_kind(kind)
+                check_bot(k, rs)
             except ValueError as exc:
                 raise ActError("bad_request", str(exc)) from None
             nm = " ".join(str(name).split())[:MAX_NAME] or f"Player {n + 1}"
@@ -658,30 +658,27 @@ class Service:
             return
         room.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(room.code))
 
+    def _bot_turn(self, code: str) -> BotTurn | None:
+        """The bot to move in a room now, or None (a person or the dice to act, or the game over)."""
+        room = self.room(code)
+        state = room.state
+        if room.finished or state.is_chance_node:
+            return None
+        seat = room.seats[state.current_player]
+        if not seat.is_bot:
+            return None
+        return BotTurn(state, state.current_player, make_bot(seat.kind))
+
     async def _bot_loop(self, code: str) -> None:
-        while True:
+        async def apply(turn: BotTurn, action: Action) -> bool:
             room = self.room(code)
-            if room.finished:
-                return
-            seat = room.state.current_player
-            if not room.seats[seat].is_bot or room.state.is_chance_node:
-                return
-            await asyncio.sleep(self.bot_delay)
-            room = self.room(code)
-            if room.state.current_player != seat or room.finished:
-                continue
-            bot = make_bot(room.seats[seat].kind)
-            state = room.state
             try:
-                # In a worker thread: a bot may think for a while (or load its solver table first).
-                action = await asyncio.to_thread(bot.choose, state, np.random.default_rng())
-            except Exception:  # a bot's bug must not stall the game: play the first legal action instead
-                action = state.legal_actions()[0]
-            try:
-                await asyncio.shield(asyncio.ensure_future(self._act_task(room, seat, str(action), None)))
+                await asyncio.shield(asyncio.ensure_future(self._act_task(room, turn.seat, str(action), None)))
             except ActError:
-                await asyncio.sleep(0.05)  # a conflict: the room was reloaded; look again
-                continue
+                return False  # a conflict: the room was reloaded; look again
+            return True
+
+        await play_bots(lambda: self._bot_turn(code), apply, delay=self.bot_delay)
 
     # -- broadcasting ----------------------------------------------------------------------------
     async def _emit(self, room: Room, message: dict[str, Any]) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pasch.engine import GameState, Keep, KnasterState, Roll, State, cell_name
+from pasch.app import ColumnLayout, LayoutCache, sheet_layout
+from pasch.engine import Announce, GameState, Keep, KnasterState, Roll, State, cell_name
 
 __all__ = ["ViewCache", "rules_info", "state_view"]
 
@@ -15,15 +16,17 @@ __all__ = ["ViewCache", "rules_info", "state_view"]
 class ViewCache:
     """The views of a room's sheet columns, kept between states.
 
-    Columns are immutable and a new state shares the columns an action did not touch, so a column whose
-    object is the one seen before has the same view: only the written column is recomputed per action.
-    The cached dicts are shared between frames and must not be modified.
+    Columns are immutable and a new state shares the columns an action did not touch, so the layout of a
+    column seen before is the same object (:class:`pasch.app.LayoutCache`) and so is its JSON: only the
+    written column is recomputed per action. The cached dicts are shared between frames and must not be
+    modified.
     """
 
-    __slots__ = ("columns",)
+    __slots__ = ("columns", "layouts")
 
     def __init__(self) -> None:
-        self.columns: dict[tuple[int, int], tuple[Any, dict[str, Any]]] = {}
+        self.layouts = LayoutCache()
+        self.columns: dict[tuple[int, int], tuple[ColumnLayout, dict[str, Any]]] = {}
 
 
 def rules_info(rules: Any) -> dict[str, Any]:
@@ -58,40 +61,36 @@ def _knaster_info(kn: Any) -> dict[str, Any]:
     return {"size": n, "lines": [{"cells": c, "value": v} for c, v in zip(cells, values, strict=True)]}
 
 
-def _column_view(state: GameState, p: int, c: int, upper_boxes: int) -> dict[str, Any]:
-    col = state.sheets[p].columns[c]
-    t = state.column_totals(p, c)
+def _column_view(col: ColumnLayout) -> dict[str, Any]:
     return {
         "scores": list(col.scores),
         "doubled": sorted(col.doubled),
-        "upper": t.upper,
-        "bonus": t.bonus,
-        "lower": t.lower,
-        "extra": t.extra,
-        "total": t.total,
-        "upper_open": sum(1 for s in col.scores[:upper_boxes] if s is None),
+        "upper": col.upper,
+        "bonus": col.bonus,
+        "lower": col.lower,
+        "extra": col.extra,
+        "total": col.total,
+        "upper_open": col.upper_open,
     }
 
 
-def _sheet_view(state: GameState, cache: ViewCache | None) -> dict[str, Any]:
-    rules = state.rules
-    upper_boxes = sum(1 for c in rules.categories if c.is_upper)
-    sheets = []
-    for p, sheet in enumerate(state.sheets):
-        cols = []
-        for c, col in enumerate(sheet.columns):
-            hit = cache.columns.get((p, c)) if cache is not None else None
-            if hit is not None and hit[0] is col:
-                view = hit[1]
-            else:
-                view = _column_view(state, p, c, upper_boxes)
-                if cache is not None:
-                    cache.columns[(p, c)] = (col, view)
-            cols.append(view)
-        sheets.append(cols)
+def _sheet_view(state: GameState, cache: ViewCache | None) -> tuple[dict[str, Any], tuple[int, ...]]:
+    """The sheet part of the view, and each player's grand total."""
+    layout = sheet_layout(state, cache.layouts if cache is not None else None)
+    sheets: list[list[dict[str, Any]]] = [[] for _ in layout.players]
+    for col in layout.columns:
+        key = (col.player, col.column)
+        hit = cache.columns.get(key) if cache is not None else None
+        if hit is not None and hit[0] is col:
+            view = hit[1]
+        else:
+            view = _column_view(col)
+            if cache is not None:
+                cache.columns[key] = (col, view)
+        sheets[col.player].append(view)
     options = [
-        {"column": c, "box": o.index, "points": o.total, "action": str(state._score_action(c, o.index))}
-        for c, o in state.score_options()
+        {"column": c, "box": i, "points": o.total, "action": str(state.score_action(c, i))}
+        for (c, i), o in layout.options.items()
     ]
     legal = state.legal_actions()
     return {
@@ -104,9 +103,9 @@ def _sheet_view(state: GameState, cache: ViewCache | None) -> dict[str, Any]:
         "options": options,
         "can_roll": any(isinstance(a, Roll) for a in legal),
         "can_keep": any(isinstance(a, Keep) for a in legal),
-        "announce": [str(a) for a in legal if type(a).__name__ == "Announce"],
+        "announce": [str(a) for a in legal if isinstance(a, Announce)],
         "can_enter": state.keeper and state.dice is None and not state.is_terminal,
-    }
+    }, layout.grand_totals
 
 
 def _knaster_view(state: KnasterState) -> dict[str, Any]:
@@ -162,9 +161,9 @@ def state_view(state: State, seq: int, cache: ViewCache | None = None) -> dict[s
         view.update(_knaster_view(state))
     else:
         view["kind"] = "sheet"
-        view.update(_sheet_view(state, cache))
-        # The grand totals are the sums of the column totals just built (no second pass over the sheets).
-        view["totals"] = [sum(col["total"] for col in cols) for cols in view["sheets"]]
+        sheet, grand = _sheet_view(state, cache)
+        view.update(sheet)
+        view["totals"] = list(grand)
     if terminal:
         out = state.outcome()
         view["outcome"] = {"ranks": list(out.ranks), "winners": list(out.winners)}
