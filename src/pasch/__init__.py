@@ -1,9 +1,95 @@
-"""pasch: Kniffel / Yahtzee / Yatzy family dice games and Knaster — play, keep score, analyse."""
+"""pasch: Kniffel / Yahtzee / Yatzy family dice games and Knaster — play, keep score, analyse.
+
+The front door. A game is a rule set, a state and actions with one text form::
+
+    >>> import pasch
+    >>> state = pasch.new_game("kniffel", ["Ada", "Bob"])
+    >>> state = state.apply("roll").apply("throw 2 3 3 5 6")
+    >>> state.apply("score chance").total(0)
+    19
+
+The names here come from the layers below (:mod:`pasch.rules`, :mod:`pasch.engine`, :mod:`pasch.app`,
+:mod:`pasch.solver`, :mod:`pasch.bots`); the solver and the bots are imported on first use, so that
+``import pasch`` stays light.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"  # first: modules imported below may read it
+
+from pasch.app import (
+    Advice,
+    AdviceOption,
+    Match,
+    Seat,
+    SheetLayout,
+    advise,
+    make_bot,
+    parse_seats,
+    sheet_layout,
+)
+from pasch.dice import DiceSource, SeededDice
+from pasch.engine import (
+    Action,
+    GameLog,
+    GameState,
+    KnasterState,
+    Outcome,
+    State,
+    new_game,
+    replay,
+)
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError, RuleSetError
+from pasch.rules import RuleSet
+from pasch.rules import get as get_rules
+from pasch.rules import names as rule_set_names
 
-__version__ = "0.1.0"
+if TYPE_CHECKING:
+    from pasch.solver import Option, Solver, shared_solver
 
-__all__ = ["IllegalActionError", "InvalidActionError", "PaschError", "RuleSetError", "__version__"]
+__all__ = [
+    "Action",
+    "Advice",
+    "AdviceOption",
+    "DiceSource",
+    "GameLog",
+    "GameState",
+    "IllegalActionError",
+    "InvalidActionError",
+    "KnasterState",
+    "Match",
+    "Option",
+    "Outcome",
+    "PaschError",
+    "RuleSet",
+    "RuleSetError",
+    "Seat",
+    "SeededDice",
+    "SheetLayout",
+    "Solver",
+    "State",
+    "__version__",
+    "advise",
+    "get_rules",
+    "make_bot",
+    "new_game",
+    "parse_seats",
+    "replay",
+    "rule_set_names",
+    "shared_solver",
+    "sheet_layout",
+]
+
+_LAZY = {"Solver": "pasch.solver", "Option": "pasch.solver", "shared_solver": "pasch.solver"}
+
+
+def __getattr__(name: str) -> Any:
+    """The solver's names, imported on first use (Numba is heavy to import)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pasch' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
