@@ -28,6 +28,7 @@ __all__ = [
     "Dice",
     "DiceSource",
     "DiceSpace",
+    "RewindableDice",
     "SeededDice",
     "counts_of",
     "from_counts",
@@ -159,6 +160,19 @@ class DiceSource(Protocol):
         ...
 
 
+@runtime_checkable
+class RewindableDice(DiceSource, Protocol):
+    """A dice source that can go back to an earlier position (a server whose write failed draws again)."""
+
+    def mark(self) -> object:
+        """The source's position now, for :meth:`rewind`."""
+        ...
+
+    def rewind(self, mark: object) -> None:
+        """Go back to a position from :meth:`mark`."""
+        ...
+
+
 class SeededDice:
     """A :class:`DiceSource` drawing from a NumPy generator (``seed`` for a reproducible game).
 
@@ -175,6 +189,20 @@ class SeededDice:
     def throw(self, n: int, faces: int) -> DiceTuple:
         """The next throw of ``n`` dice with ``faces`` faces, sorted."""
         return throw(self.rng, n, faces)
+
+    def mark(self) -> object:
+        """The generator's position now, for :meth:`rewind`."""
+        return self.rng.bit_generator.state
+
+    def rewind(self, mark: object) -> None:
+        """Go back to a position from :meth:`mark`.
+
+        Raises:
+            TypeError: not a position from :meth:`mark`.
+        """
+        if not isinstance(mark, dict):
+            raise TypeError("not a position of this dice source")
+        self.rng.bit_generator.state = mark
 
 
 @dataclass(frozen=True, slots=True, eq=False)

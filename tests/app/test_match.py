@@ -122,3 +122,31 @@ def test_seats_must_match_the_players() -> None:
         Match(match.game, [Seat("Ada"), Seat("Bob")])
     with pytest.raises(ValueError, match="does not play"):
         Match.new("kniffel", [Seat("Kn", "bot:knaster")])
+
+
+def test_prepare_changes_nothing_commit_applies_discard_rewinds_the_dice() -> None:
+    source = SeededDice(21)
+    match = Match.new("kniffel", [Seat("Ada")], dice=source, undo=False)
+    pending = match.prepare("roll")
+    assert match.actions == [] and match.state.dice is None
+    assert [seat for seat, _ in pending.events] == [0, None]
+    match.discard(pending)
+    again = match.prepare("roll")
+    assert again.events == pending.events  # the same throw is drawn again after the rewind
+    assert match.commit(again) == ["roll", pending.events[1][1]]
+    assert match.state is again.state
+    stale = match.prepare("keep")
+    match.act("keep")
+    with pytest.raises(IllegalActionError, match="moved on"):
+        match.commit(stale)
+
+
+def test_a_resumed_stream_continues_where_the_logged_throws_left_it() -> None:
+    played = Match.new("yahtzee", parse_seats("Ada, bot:greedy"), dice=SeededDice(8))
+    for _ in range(9):
+        played.act(played.bot_action() if played.bot_to_move else played.state.legal_actions()[0])
+    resumed = Match.from_log(played.log, dice=SeededDice(8), sync_dice=True)
+    assert resumed.state == played.state
+    for _ in range(6):
+        action = played.state.legal_actions()[0]
+        assert resumed.act(action) == played.act(action)

@@ -20,12 +20,26 @@ from typing import Any
 import numpy as np
 
 from pasch.app._seats import Bot, Seat, check_bot, make_bot
-from pasch.dice import DiceSource, SeededDice
-from pasch.engine import Action, Announce, Circle, Enter, Game, GameLog, Keep, Pass, Roll, Score, State, Write
-from pasch.errors import IllegalActionError
+from pasch.dice import DiceSource, RewindableDice, SeededDice
+from pasch.engine import (
+    Action,
+    Announce,
+    Circle,
+    Enter,
+    Game,
+    GameLog,
+    Keep,
+    Pass,
+    Roll,
+    Score,
+    State,
+    Throw,
+    Write,
+)
+from pasch.errors import IllegalActionError, LogError, PaschError
 from pasch.rules import RuleSet, get
 
-__all__ = ["BotTurn", "Match", "UndoStep"]
+__all__ = ["BotTurn", "Match", "Pending", "UndoStep"]
 
 _UNDOABLE = (Score, Announce, Enter, Write, Circle, Pass)
 
@@ -37,6 +51,23 @@ class UndoStep:
     state: State
     n_actions: int
     memo: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """An action validated and its throw drawn, not yet applied (:meth:`Match.prepare`).
+
+    Attributes:
+        events: ``(seat, text)`` of each action to append: the action (its seat), then any throw (None).
+        state: the state after them.
+        at: the log length they apply at (a pending action of an older position is refused).
+        mark: the dice source's position before the throw was drawn (None when nothing was drawn).
+    """
+
+    events: tuple[tuple[int | None, str], ...]
+    state: State
+    at: int
+    mark: object = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,10 +154,21 @@ class Match:
         *,
         seed: int | None = None,
         dice: DiceSource | None = None,
+        sync_dice: bool = False,
         undo: bool = True,
         game_id: int | None = None,
     ) -> Match:
         """Resume a logged game (bots per ``kinds``, else per the log's ``meta["seats"]``, else people).
+
+        Args:
+            log: the game's log.
+            kinds: each seat's kind (default: the log's ``meta["seats"]``, else people).
+            seed: seed of a new seeded dice source, when no ``dice`` is given.
+            dice: the dice source to throw with from here on.
+            sync_dice: draw one throw from ``dice`` per throw in the log, so that a stream that made the
+                logged throws (the server's) continues where the game stands.
+            undo: whether steps may be taken back.
+            game_id: the stored game's id.
 
         Raises:
             LogError: the log does not replay.
@@ -136,7 +178,21 @@ class Match:
         kinds_l = [str(k) for k in raw][: len(names)]
         kinds_l += ["human"] * (len(names) - len(kinds_l))
         source = None if log.keeper else (dice if dice is not None else SeededDice(seed))
-        game = Game.from_log(log, dice=source)
+        if sync_dice and source is not None:
+            game = Game(log.rules, log.players, dice=source, keeper=log.keeper, meta=log.meta)
+            state = game.state
+            for n, text in enumerate(log.actions, start=1):
+                try:
+                    action = Action.parse(text)
+                    if isinstance(action, Throw):
+                        source.throw(state.pending, state.rules.faces)  # in step with the logged throws
+                    state = state.apply(action)
+                except PaschError as exc:
+                    raise LogError(f"action {n} ({text!r}): {exc}") from None
+            game.state = state
+            game.actions = list(log.actions)
+        else:
+            game = Game.from_log(log, dice=source)
         seats = [Seat(n, k) for n, k in zip(names, kinds_l, strict=True)]
         return cls(game, seats, undo=undo, game_id=game_id)
 
@@ -208,14 +264,59 @@ class Match:
             InvalidActionError: malformed action.
             IllegalActionError: not allowed now; nothing changes.
         """
+        return self.commit(self.prepare(action, player), memo=memo)
+
+    def prepare(self, action: Action | str, player: int | None = None) -> Pending:
+        """Validate an action and draw the throw it sets off, without changing the game.
+
+        For callers that must record the events before they count (the web server writes them to its
+        database first): :meth:`commit` applies a prepared action, :meth:`discard` forgets it (and puts the
+        dice source back where it was, so that the throws stay in step with the log).
+
+        Raises:
+            InvalidActionError: malformed action.
+            IllegalActionError: not allowed now.
+        """
         act = Action.parse(action) if isinstance(action, str) else action
-        before = UndoStep(self.state, len(self.game.actions), memo)
-        self.game.act(act, player)
-        if isinstance(act, Roll | Keep) or self.state.is_chance_node:
+        seat = self.state.current_player
+        new = self.state.apply(act, player)
+        events: list[tuple[int | None, str]] = [(seat if player is None else player, str(act))]
+        mark: object = None
+        source = self.game.dice
+        if new.is_chance_node and source is not None:
+            mark = source.mark() if isinstance(source, RewindableDice) else None
+            throw = Throw(source.throw(new.pending, new.rules.faces))
+            new = new.apply(throw)
+            events.append((None, str(throw)))
+        return Pending(tuple(events), new, len(self.game.actions), mark)
+
+    def commit(self, pending: Pending, *, memo: Any = None) -> list[str]:
+        """Apply a prepared action: its events join the log and its state becomes the game's.
+
+        Returns:
+            The texts of the actions appended to the log.
+
+        Raises:
+            IllegalActionError: the game has moved on since the action was prepared.
+        """
+        if pending.at != len(self.game.actions):
+            raise IllegalActionError("the game has moved on since this action was prepared")
+        before = UndoStep(self.state, pending.at, memo)
+        texts = [t for _, t in pending.events]
+        act = Action.parse(texts[0])
+        self.game.state = pending.state
+        self.game.actions.extend(texts)
+        if isinstance(act, Roll | Keep) or len(texts) > 1:
             self._undo.clear()  # a throw is seen: nothing before it can be taken back
         elif self.undo_enabled and isinstance(act, _UNDOABLE) and not self.seats[before.state.current_player].is_bot:
             self._undo.append(before)
-        return self.game.actions[before.n_actions :]
+        return texts
+
+    def discard(self, pending: Pending) -> None:
+        """Forget a prepared action: the dice source goes back to where it was before its throw."""
+        source = self.game.dice
+        if pending.mark is not None and isinstance(source, RewindableDice):
+            source.rewind(pending.mark)
 
     def throw(self, dice: Sequence[int] | None = None) -> list[str]:
         """Land the dice in the air: the given values (the table's) or the dice source's.

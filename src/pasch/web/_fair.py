@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -38,24 +37,35 @@ def commitment_of(seed: str) -> str:
 
 
 class DiceStream:
-    """The sequence of throws a seed gives; ``next(n, faces)`` draws the next throw of ``n`` dice."""
+    """The sequence of throws a seed gives; ``throw(n, faces)`` draws the next throw of ``n`` dice.
+
+    A :class:`pasch.dice.RewindableDice`: a room's :class:`pasch.app.Match` throws from it.
+    """
 
     def __init__(self, seed: str) -> None:
         self._rng = np.random.default_rng(int(seed, 16))
         self.count = 0
 
-    def next(self, n: int, faces: int) -> DiceTuple:
+    def throw(self, n: int, faces: int) -> DiceTuple:
         """The next throw: ``n`` dice with ``faces`` faces, sorted."""
         self.count += 1
         return throw_dice(self._rng, n, faces)
 
-    def mark(self) -> tuple[Any, int]:
+    next = throw  # the name used before the dice-source protocol
+
+    def mark(self) -> object:
         """The stream's position, for :meth:`rewind`."""
         return self._rng.bit_generator.state, self.count
 
-    def rewind(self, mark: tuple[Any, int]) -> None:
+    def rewind(self, mark: object) -> None:
         """Go back to a position from :meth:`mark`: the server rewinds when a throw's event was not written,
-        so the stream stays in step with the log."""
+        so the stream stays in step with the log.
+
+        Raises:
+            TypeError: not a position from :meth:`mark`.
+        """
+        if not (isinstance(mark, tuple) and len(mark) == 2):
+            raise TypeError("not a position of this dice stream")
         self._rng.bit_generator.state, self.count = mark
 
 
