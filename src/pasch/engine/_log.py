@@ -212,9 +212,7 @@ class Game:
         return self.dice.rng if isinstance(self.dice, SeededDice) else None
 
     @classmethod
-    def from_log(
-        cls, log: GameLog, rng: np.random.Generator | None = None, *, dice: DiceSource | None = None
-    ) -> Game:
+    def from_log(cls, log: GameLog, rng: np.random.Generator | None = None, *, dice: DiceSource | None = None) -> Game:
         """Resume a logged game (the dice source, if any, throws from here on).
 
         Raises:

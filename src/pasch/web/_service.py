@@ -511,9 +511,7 @@ class Service:
             await self._emit(room, {"type": "update", "by": seat, "events": result.events, "state": result.view})
         return result
 
-    def _validate(
-        self, room: Room, seat: int | None, text: str
-    ) -> tuple[list[tuple[int | None, str]], Any, object]:
+    def _validate(self, room: Room, seat: int | None, text: str) -> tuple[list[tuple[int | None, str]], Any, object]:
         """The events an action of ``seat`` appends, the state after them, and the dice stream's position
         before a throw it drew (None when it threw nothing); nothing else of the room is changed."""
         if seat is None:
