@@ -235,3 +235,24 @@ def test_rule_sets_are_frozen(text: str) -> None:
     with pytest.raises(AttributeError):
         rules.bonus = 99  # type: ignore[misc]
     assert hash(rules) == hash(get(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("kniffel+bonus=99999999999999999999", "bonus"),
+        ("kniffel+bonus=1001", "0..1000"),
+        ("knaster+rows=9,8,7,6,1001", "rows"),
+        ("knaster+cols=9,8,7,6,-1", "cols"),
+        ("knaster+diags=10,99999999", "diags"),
+        ("kniffel+" + "sharp+" * 40 + "sharp", "too long"),
+    ],
+)
+def test_parameters_are_bounded(text: str, needle: str) -> None:
+    with pytest.raises(RuleSetError, match=needle):
+        get(text)
+
+
+def test_the_largest_parameters_are_accepted() -> None:
+    assert get("kniffel+bonus=1000").bonus == 1000
+    assert get("knaster+rows=1000,0,0,0,0").knaster is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from pasch.errors import RuleSetError
 from pasch.rules._ruleset import (
@@ -219,13 +219,26 @@ _JOKERS = {p.value: p for p in JokerPolicy}
 _EXTRAS = {p.value: p for p in ExtraPolicy}
 
 
+PARAMETER_RANGE = (0, 1000)
+"""Every integer parameter (``bonus=``, Knaster's ``rows=``, ``cols=``, ``diags=``) lies in this range, so
+that every total fits the storage columns and the solver's tables stay exact."""
+MAX_TEXT = 200
+"""The longest rule-set text accepted (the stored games' ``rules`` column holds 200 characters)."""
+
+
 def _ints(key: str, value: str, count: int) -> tuple[int, ...]:
+    low, high = PARAMETER_RANGE
+    parts = value.split(",")
+    if any(len(v.strip()) > 6 for v in parts):  # int() of a huge digit string is slow, and out of range anyway
+        raise RuleSetError(f"parameter {key}={value[:40]!r}: each value must lie in {low}..{high}")
     try:
-        out = tuple(int(v) for v in value.split(","))
+        out = tuple(int(v) for v in parts)
     except ValueError:
         raise RuleSetError(f"parameter {key}={value!r}: expected {count} comma-separated integers") from None
     if len(out) != count:
         raise RuleSetError(f"parameter {key}={value!r}: expected {count} values, got {len(out)}")
+    if any(not low <= v <= high for v in out):
+        raise RuleSetError(f"parameter {key}={value!r}: each value must lie in {low}..{high}")
     return out
 
 
@@ -240,9 +253,9 @@ def _apply_param(rules: RuleSet, key: str, value: str) -> RuleSet:
             raise RuleSetError(f"extra={value!r}: choose one of {', '.join(_EXTRAS)}")
         return dataclasses.replace(rules, extra=_EXTRAS[value])
     if key == "bonus" and sheet:
-        (amount,) = _ints(key, value, 1)
-        if amount < 0:
+        if value.strip().startswith("-"):
             raise RuleSetError(f"bonus={value!r}: the upper bonus cannot be negative")
+        (amount,) = _ints(key, value, 1)
         if amount == 0:
             return dataclasses.replace(rules, bonus=0, bonus_threshold=None)
         return dataclasses.replace(rules, bonus=amount, bonus_threshold=rules.bonus_threshold or 63)
@@ -271,7 +284,7 @@ def _apply_modifier(rules: RuleSet, mod: str) -> RuleSet:
     raise AssertionError(mod)  # pragma: no cover
 
 
-@cache
+@lru_cache(maxsize=256)
 def get(text: str) -> RuleSet:
     """Parse a rule-set text such as ``kniffel-classic+forced+sharp`` into a :class:`RuleSet`.
 
@@ -282,10 +295,13 @@ def get(text: str) -> RuleSet:
         The rule set, whose ``id`` is the canonical text.
 
     Raises:
-        RuleSetError: unknown base, modifier or parameter, or a combination that makes no sense.
+        RuleSetError: unknown base, modifier or parameter, a parameter out of :data:`PARAMETER_RANGE`, a text
+            longer than :data:`MAX_TEXT`, or a combination that makes no sense.
     """
     if not isinstance(text, str) or not text.strip():
         raise RuleSetError("empty rule-set text; try one of: " + ", ".join(BASES))
+    if len(text) > MAX_TEXT:
+        raise RuleSetError(f"rule-set text too long ({len(text)} characters; at most {MAX_TEXT})")
     parts = [p.strip() for p in text.strip().lower().split("+")]
     base_id, items = parts[0], parts[1:]
     if base_id not in BASES:
