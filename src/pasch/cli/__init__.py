@@ -6,6 +6,14 @@ Each command module registers its commands on :data:`pasch.cli._app.app`; import
 from __future__ import annotations
 
 import importlib
+import sys
+
+import typer
+
+try:  # recent Typer releases carry their own copy of Click
+    from typer._click import exceptions as cx
+except ImportError:  # pragma: no cover - older Typer on Click
+    from click import exceptions as cx  # type: ignore[no-redef]
 
 from pasch.cli._app import app
 
@@ -21,10 +29,34 @@ def _load() -> None:
                 raise
 
 
-def main() -> None:
-    """Entry point of the ``pasch`` console script."""
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``pasch`` console script.
+
+    Usage errors (an unknown option, a value of the wrong type) follow the command-line contract like every
+    other bad input: one line ``pasch: error: ...`` on stderr and exit status 2, with the command to ask
+    for help, instead of a framed panel.
+
+    Raises:
+        SystemExit: always, with the command's exit status.
+    """
     _load()
-    app()
+    try:
+        code = app(args=argv, prog_name="pasch", standalone_mode=False)
+    except cx.NoArgsIsHelpError as exc:
+        exc.show()  # the help text: asked for by giving nothing
+        raise SystemExit(0) from None
+    except cx.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx is not None else "pasch"
+        message = " ".join(exc.format_message().split())
+        sys.stderr.write(f"pasch: error: {message} (see '{where} --help')\n")
+        raise SystemExit(2) from None
+    except cx.ClickException as exc:
+        sys.stderr.write(f"pasch: error: {' '.join(exc.format_message().split())}\n")
+        raise SystemExit(exc.exit_code) from None
+    except (typer.Abort, KeyboardInterrupt):
+        sys.stderr.write("pasch: interrupted\n")
+        raise SystemExit(130) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
 
 
 __all__ = ["app", "main"]
