@@ -97,3 +97,10 @@ def test_replay_illegal_log(invoke: Invoke, tmp_path: Path, data: dict[str, obje
     path = tmp_path / "log.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     assert_bad_input(invoke(["replay", str(path)]), *needles)
+
+
+def test_replay_refuses_huge_and_deeply_nested_logs(invoke: Invoke, tmp_path: Path) -> None:
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 5000, encoding="utf-8")
+    assert_bad_input(invoke(["replay", str(nested)]), "nested")
+    assert_bad_input(invoke(["replay", "/dev/zero"]), "larger than")

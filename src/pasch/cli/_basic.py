@@ -26,6 +26,7 @@ from pasch.cli._common import (
     sheet_width,
     standings_json,
     standings_text,
+    write_atomic,
 )
 from pasch.dice import counts_of, parse_dice
 from pasch.engine import Action, GameLog, GameState, KnasterState, Roll, Score, State, replay
@@ -520,7 +521,7 @@ class PlainSession:
         """
         if self.save_path is None:
             return
-        self.save_path.write_text(self.game.log.to_json() + "\n", encoding="utf-8")
+        write_atomic(self.save_path, self.game.log.to_json() + "\n")
         if announce:
             self.say(PLAY_TEXT["saved"].format(path=self.save_path))
 

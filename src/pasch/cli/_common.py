@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn, TypeGuard
 
 import typer
@@ -36,6 +37,7 @@ __all__ = [
     "sheet_view",
     "standings_json",
     "standings_text",
+    "write_atomic",
 ]
 
 EXIT_BAD_INPUT = 2
@@ -104,6 +106,22 @@ def guard() -> Iterator[None]:
     except KeyboardInterrupt:
         err_console().print(TEXT["interrupted"], markup=False, highlight=False)
         raise typer.Exit(code=130) from None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a text file so that a reader never sees half of it: a temporary file beside it, renamed over it
+    (the temporary file is removed should the write fail).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        with suppress(OSError):
+            tmp.unlink()
 
 
 # -- output --------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ __all__ = ["Game", "GameLog", "State", "new_game", "replay"]
 
 LOG_FORMAT = "pasch-log"
 LOG_VERSION = 1
+MAX_LOG_BYTES = 16 * 1024 * 1024
+"""The largest log read (a kniffel-4 game of 8 players takes about 40 kB)."""
 
 State = Any  # GameState or KnasterState; both share apply/legal_actions/is_terminal/is_chance_node/outcome
 
@@ -121,10 +123,14 @@ class GameLog:
         Raises:
             LogError: invalid JSON or not a pasch log.
         """
+        if len(text) > MAX_LOG_BYTES:
+            raise LogError(f"the log is too large ({len(text)} characters; at most {MAX_LOG_BYTES})")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise LogError(f"the log is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        except RecursionError:
+            raise LogError("the log is not a pasch log: its JSON is nested too deeply") from None
         return cls.from_dict(data)
 
     @classmethod
@@ -135,9 +141,16 @@ class GameLog:
             LogError: unreadable file, invalid JSON or not a pasch log.
         """
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with Path(path).open("rb") as f:
+                raw = f.read(MAX_LOG_BYTES + 1)  # a cap, so that /dev/zero or a huge file cannot fill memory
         except OSError as exc:
             raise LogError(f"cannot read log {str(path)!r}: {exc.strerror}") from None
+        if len(raw) > MAX_LOG_BYTES:
+            raise LogError(f"cannot read log {str(path)!r}: larger than {MAX_LOG_BYTES} bytes")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LogError(f"cannot read log {str(path)!r}: not UTF-8 text") from None
         return cls.from_json(text)
 
 
