@@ -751,7 +751,9 @@ def _isatty(stream: TextIO) -> bool:
 def play_cmd(
     rules_text: Annotated[str | None, typer.Option("--rules", "-r", metavar="ID", help=TEXT["rules_opt"])] = None,
     players: Annotated[str | None, typer.Option("--players", "-p", metavar="NAMES", help=TEXT["players_opt"])] = None,
-    seed: Annotated[int | None, typer.Option("--seed", metavar="S", help=TEXT["seed_opt"])] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="S", min=0, max=2**63 - 1, help=TEXT["seed_opt"])
+    ] = None,
     plain: Annotated[bool, typer.Option("--plain", help=TEXT["plain_opt"])] = False,
     keeper: Annotated[bool, typer.Option("--keeper", help=TEXT["keeper_opt"])] = False,
     save: Annotated[Path | None, typer.Option("--save", metavar="LOG.json", help=TEXT["save_opt"])] = None,

@@ -149,6 +149,12 @@ def advise_cmd(
         out.print(f"best: {best.action_text} ({best.value:.4f})", highlight=False)
 
 
+MAX_GAMES = 20_000_000
+"""The most games one ``simulate`` plays (their scores are kept in memory: 160 MB)."""
+MAX_SEED = 2**63 - 1
+"""The largest seed (NumPy seeds the optimal bot's simulation with a signed 64-bit value)."""
+
+
 def _play(rules: RuleSet, bot_name: str, games: int, seed: int) -> np.ndarray:
     from pasch.app import make_bot
     from pasch.engine import Game
@@ -167,11 +173,13 @@ def _play(rules: RuleSet, bot_name: str, games: int, seed: int) -> np.ndarray:
 @app.command("simulate")
 def simulate_cmd(
     rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=RULES_HELP)] = "yahtzee",
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of solo games.")] = 10000,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Number of solo games (at most 20,000,000).")
+    ] = 10000,
     bot: Annotated[
         str, typer.Option("--bot", help="optimal, greedy, random, multi (multi-column) or knaster.")
     ] = "optimal",
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the dice.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice (0 to 2^63-1).")] = 0,
     plot: Annotated[Path | None, typer.Option("--plot", help="Draw the score distribution (PNG).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
@@ -184,6 +192,8 @@ def simulate_cmd(
         exact = rules.kind is GameKind.SHEET and len(rules.columns) == 1
         if bot == "optimal" and not exact:
             bot = "multi" if rules.kind is GameKind.SHEET else "knaster"
+        if plot is not None:
+            plot = _plot_path(plot)
         start = time.perf_counter()
         scores = _solver(rules).simulate(games, seed) if bot == "optimal" else _play(rules, bot, games, seed)
         seconds = time.perf_counter() - start
@@ -222,6 +232,21 @@ def simulate_cmd(
         peak = max(int(counts.max()), 1)
         for a, b, c in zip(edges[:-1], edges[1:], counts, strict=True):
             out.print(f"{a:7.0f}-{b:<7.0f} {int(c):>8} {'#' * round(40 * int(c) / peak)}", highlight=False)
+
+
+def _plot_path(path: Path) -> Path:
+    """Where ``--plot`` writes: the file named, with ``.png`` added when it has no suffix.
+
+    Raises:
+        InvalidActionError: the path is a directory, or its folder does not exist.
+    """
+    if path.is_dir():
+        raise InvalidActionError(f"--plot {str(path)!r} is a directory; give a file name such as {path / 'scores.png'}")
+    if not path.suffix:
+        path = path.with_suffix(".png")
+    if not path.parent.is_dir():
+        raise InvalidActionError(f"--plot {str(path)!r}: the folder {str(path.parent)!r} does not exist")
+    return path
 
 
 def _plot(scores: np.ndarray, path: Path, title: str) -> None:
