@@ -22,6 +22,7 @@ from pasch.storage._models import (
     PlayerRow,
     ResultRow,
     SeatRow,
+    new_uid,
 )
 from pasch.storage._repository import (
     DATA_DIR_ENV,
@@ -69,4 +70,5 @@ __all__ = [
     "import_legacy_web",
     "make_engine",
     "migrate",
+    "new_uid",
 ]
