@@ -289,8 +289,9 @@ class Repository:
             raise
 
     def close(self) -> None:
-        """Release the database connections."""
-        self.engine.dispose()
+        """Release the database connections (of an engine the repository made; a caller's engine stays)."""
+        if self._own:
+            self.engine.dispose()
 
     def __enter__(self) -> Repository:
         return self

@@ -12,10 +12,10 @@ Upgrade, from a database of the release with two storages (either or both of the
   ``mode`` becomes ``keeper``; each player becomes a ``seats`` row and a ``results`` row (total so far,
   rank and winner once finished); ``source`` is ``terminal``.
 * web ``web_rooms`` / ``web_seats`` / ``web_events`` / ``web_results`` (version table
-  ``pasch_web_alembic_version`` at ``w0001``): every room becomes a game with ``source`` ``web`` and id
-  ``room id + the largest terminal id`` (so both fit), a new uid, its code, options, seed, commitment and
-  rematch links; seats, events and results are copied row by row (``winner`` is rank 1). ``updated_at``
-  is the time of the room's last event.
+  ``pasch_web_alembic_version`` at ``w0001``): every room becomes a game with ``source`` ``web``, its id
+  kept, or ``room id + the largest terminal id`` when the ids of both would collide; a new uid, its code,
+  options, seed, commitment and rematch links; seats, events and results are copied row by row
+  (``winner`` is rank 1). ``updated_at`` is the time of the room's last event.
 
 The old tables and the web's version table are dropped after copying. Downgrade writes both old storages
 back (the web tables only when there are web games, stamped ``w0001`` again); it loses only what the old
@@ -347,7 +347,10 @@ def upgrade() -> None:
             )
 
     if "web_rooms" in have:
-        _upgrade_web(bind, new, max((g["id"] for g in games), default=0))
+        top = max((g["id"] for g in games), default=0)
+        low = bind.execute(sa.text("SELECT MIN(id) FROM web_rooms")).scalar()
+        # Rooms keep their ids unless they collide with a terminal game's; then all move past the last one.
+        _upgrade_web(bind, new, top if low is not None and low <= top else 0)
     _fix_sequence(bind, "games")
 
 
