@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, MetaData, create_engine, insert, select
+from sqlalchemy import DateTime, Engine, MetaData, create_engine, insert, select
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TERMINAL = DATA / "legacy-terminal.sqlite3"
@@ -63,6 +63,11 @@ def copy_into(path: Path, engine: Engine) -> None:
     src = create_engine(f"sqlite:///{path}")
     md = MetaData()
     md.reflect(src)
+    for table in md.tables.values():
+        for col in table.columns:
+            col.type = col.type.as_generic()  # SQLite's DATETIME is no PostgreSQL type
+            if isinstance(col.type, DateTime) and table.name.startswith("web_"):
+                col.type = DateTime(timezone=True)  # as the web's migration w0001 made them there
     md.create_all(engine)
     with src.connect() as s, engine.begin() as d:
         for table in md.sorted_tables:

@@ -19,7 +19,8 @@ Upgrade, from a database of the release with two storages (either or both of the
 
 The old tables and the web's version table are dropped after copying. Downgrade writes both old storages
 back (the web tables only when there are web games, stamped ``w0001`` again); it loses only what the old
-schema has no place for (a terminal game's event time stamps, a web game's uid and meta).
+schema has no place for (a terminal game's event time stamps; a web game's uid, meta and
+engine version).
 
 The statements are written against table definitions frozen in this file, not the current models.
 """
@@ -347,10 +348,10 @@ def upgrade() -> None:
             )
 
     if "web_rooms" in have:
-        top = max((g["id"] for g in games), default=0)
-        low = bind.execute(sa.text("SELECT MIN(id) FROM web_rooms")).scalar()
-        # Rooms keep their ids unless they collide with a terminal game's; then all move past the last one.
-        _upgrade_web(bind, new, top if low is not None and low <= top else 0)
+        terminal_ids = {g["id"] for g in games}
+        room_ids = set(bind.execute(sa.text("SELECT id FROM web_rooms")).scalars())
+        # Rooms keep their ids unless one collides with a terminal game's; then all move past the last one.
+        _upgrade_web(bind, new, max(terminal_ids) if terminal_ids & room_ids else 0)
     _fix_sequence(bind, "games")
 
 
