@@ -28,7 +28,7 @@ HELP = {
     "json": "Print one JSON object on stdout.",
     "limit": "How many games and high scores to list.",
     "db": "Database to read: any SQLAlchemy URL, e.g. a server's postgresql+psycopg://user@host/db "
-    "(default: pasch.sqlite3 in the data directory).",
+    "(default: pasch.sqlite3 in the data directory); an older pasch's database is upgraded first.",
 }
 
 

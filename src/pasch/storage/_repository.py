@@ -225,9 +225,9 @@ def _record(row: GameRow) -> GameRecord:
         else:
             total = totals[s.seat] if s.seat < len(totals) else 0
             players.append(PlayerRecord(s.seat, s.name, s.kind, total, None, False))
-    updated = row.updated_at
+    updated = _naive(row.updated_at) or row.updated_at
     if row.events and row.source == WEB:  # the server does not touch the game's row for every action
-        updated = max(_naive(updated) or updated, _naive(row.events[-1].created_at) or updated)
+        updated = max(updated, _naive(row.events[-1].created_at) or updated)
     return GameRecord(
         id=row.id,
         uid=row.uid,
@@ -237,7 +237,7 @@ def _record(row: GameRow) -> GameRecord:
         log=log,
         players=tuple(players),
         created_at=_naive(row.created_at) or row.created_at,
-        updated_at=_naive(updated) or updated,
+        updated_at=updated,
         finished_at=_naive(row.finished_at),
         source=row.source,
         code=row.code,
@@ -519,7 +519,11 @@ def import_legacy_web(target: Engine, directory: str | Path | None = None) -> in
     tmp = Path(tempfile.mkdtemp(prefix="pasch-import-"))
     try:
         copy = tmp / LEGACY_WEB_FILE
-        src_con = sqlite3.connect(f"file:{legacy}?mode=ro", uri=True)
+        try:
+            src_con = sqlite3.connect(f"file:{legacy}?mode=ro", uri=True)
+            src_con.execute("SELECT 1 FROM sqlite_master LIMIT 1")
+        except sqlite3.OperationalError:  # a WAL file without its -shm cannot be opened read-only
+            src_con = sqlite3.connect(legacy)
         dst_con = sqlite3.connect(copy)
         with dst_con:
             src_con.backup(dst_con)  # consistent even while the WAL holds the newest commits
