@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, inspect
@@ -104,22 +105,32 @@ def test_data_dir_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert (tmp_path / "env2" / "pasch.sqlite3").is_file()
 
 
-def test_migrations_upgrade_downgrade_and_match_the_models(tmp_path: Path) -> None:
+def _schema_diff(engine: Any) -> list[Any]:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
+    with engine.connect() as conn:
+        return list(compare_metadata(MigrationContext.configure(conn), Base.metadata))
+
+
+def test_migrations_upgrade_downgrade_and_match_the_models(tmp_path: Path) -> None:
     engine = create_engine(f"sqlite:///{tmp_path / 'm.sqlite3'}")
     assert current_revision(engine) is None
-    migrate(engine)
+    migrate(engine)  # a fresh database gets the newest schema directly
     assert current_revision(engine) == HEAD
-    assert {"games", "game_players"} <= set(inspect(engine).get_table_names())
-    with engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
-    assert diff == [], f"the models and the migrations differ: {diff}"
+    assert {"games", "seats", "events", "results"} <= set(inspect(engine).get_table_names())
+    diff = _schema_diff(engine)
+    assert diff == [], f"the models and the fresh schema differ: {diff}"
     downgrade(engine, "base")
     assert not inspect(engine).has_table("games")
+    # Step by step through the history: 0001 (the terminal's old tables), then 0002 (the unified schema).
+    migrate(engine, "0001")
+    assert {"games", "game_players"} <= set(inspect(engine).get_table_names())
     migrate(engine)
-    assert inspect(engine).has_table("games")
+    assert current_revision(engine) == HEAD
+    assert not inspect(engine).has_table("game_players")
+    diff = _schema_diff(engine)
+    assert diff == [], f"the models and the migrations differ: {diff}"
     engine.dispose()
 
 

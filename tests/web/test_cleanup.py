@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pasch.web._db import EventRow, RoomRow, make_engine, migrate
+from pasch.storage import EventRow, GameRow, make_engine, migrate
 from pasch.web._service import ActError, Service
 
 
@@ -52,9 +52,9 @@ def test_sweep_drops_finished_rooms_and_abandons_idle_ones(tmp_path: Path) -> No
         assert idle.code in out["abandoned"] and watched.code not in out["dropped"]
         assert idle.code not in svc.rooms and watched.code in svc.rooms
         with Session(engine) as s:
-            row = s.scalar(select(RoomRow).where(RoomRow.code == idle.code))
+            row = s.scalar(select(GameRow).where(GameRow.code == idle.code))
             assert row is not None and row.status == "abandoned"
-            assert len(s.scalars(select(EventRow).where(EventRow.room_id == row.id)).all()) == 2  # log kept
+            assert len(s.scalars(select(EventRow).where(EventRow.game_id == row.id)).all()) == 2  # log kept
         assert idle.code not in [r["code"] for r in await svc.lobby()]
         with pytest.raises(ActError) as err:
             await svc.act(idle.code, 1, "roll")

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from pasch.engine import GameLog, replay
-from pasch.web._db import EventRow, ResultRow, RoomRow
+from pasch.storage import EventRow, GameRow, ResultRow
 
 from ._support import SERVER_CODE, Client, Server, play
 
@@ -78,9 +78,9 @@ def test_sigkill_right_after_ack_keeps_the_move(tmp_path: Path, servers: list[Se
     server.kill()
     engine = create_engine(server.db)
     with Session(engine) as s:
-        room = s.scalar(select(RoomRow).where(RoomRow.code == code))
+        room = s.scalar(select(GameRow).where(GameRow.code == code))
         assert room is not None
-        events = s.scalars(select(EventRow).where(EventRow.room_id == room.id).order_by(EventRow.seq)).all()
+        events = s.scalars(select(EventRow).where(EventRow.game_id == room.id).order_by(EventRow.seq)).all()
     engine.dispose()
     assert len(events) == ack["seq"]
     assert events[-len(ack["events"])].action == action

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
+from pasch.storage import EventRow, GameRow, make_engine, migrate
 from pasch.web import verify
-from pasch.web._db import EventRow, RoomRow, make_engine, migrate
 from pasch.web._service import ActError, Service
 from pasch.web._writer import Append, ConflictError, EventWriter
 
@@ -27,7 +27,7 @@ def engine(tmp_path: Path) -> Any:
 
 def _room(engine: Engine, code: str) -> int:
     with Session(engine) as s, s.begin():
-        row = RoomRow(code=code, rules="kniffel")
+        row = GameRow(code=code, rules="kniffel", source="web", status="playing")
         s.add(row)
         s.flush()
         return row.id
@@ -54,7 +54,7 @@ def test_concurrent_appends_share_commits_and_a_conflict_fails_alone(engine: Eng
     asyncio.run(scenario())
     writer.stop()
     with Session(engine) as s:
-        rows = s.scalars(select(EventRow).where(EventRow.room_id == rooms[1]).order_by(EventRow.seq)).all()
+        rows = s.scalars(select(EventRow).where(EventRow.game_id == rooms[1]).order_by(EventRow.seq)).all()
         assert [r.action for r in rows] == ["a1", "a2", "a3", "a4", "a5", "a6", "throw 1 2 3 4 5"]
         assert [r.seat for r in rows][-2:] == [0, None]
         assert s.scalars(select(EventRow).where(EventRow.action == "late")).first() is None

@@ -19,7 +19,7 @@ __all__ = ["history_cmd", "keep_cmd"]
 
 HELP = {
     "keep": "Keep score for a table playing with real dice: enter each turn's final dice and the box.",
-    "history": "List saved games, winners, high scores and averages per rule set and player.",
+    "history": "List saved games (terminal and web), winners, high scores and averages per rule set and player.",
     "rules": "Rule set, e.g. kniffel, yahtzee, kniffel-classic+sharp (see 'pasch rules').",
     "players": "Comma-separated player names in seat order.",
     "lang": "Language: de, en, es or it (default: the locale's).",
@@ -27,6 +27,8 @@ HELP = {
     "data_dir": "Directory of the games database (default: $PASCH_DATA_DIR or the user data directory).",
     "json": "Print one JSON object on stdout.",
     "limit": "How many games and high scores to list.",
+    "db": "Database to read: any SQLAlchemy URL, e.g. a server's postgresql+psycopg://user@host/db "
+    "(default: pasch.sqlite3 in the data directory); an older pasch's database is upgraded first.",
 }
 
 
@@ -56,22 +58,65 @@ def _when(dt: Any) -> str:
     return dt.strftime("%Y-%m-%d %H:%M") if dt is not None else ""
 
 
+def _iso(dt: Any) -> str | None:
+    return dt.isoformat() if dt is not None else None
+
+
+def _status(status: str) -> str:
+    names = {
+        "finished": _("finished"),
+        "unfinished": _("unfinished"),
+        "playing": _("playing"),
+        "abandoned": _("abandoned"),
+    }
+    return names.get(status, status)
+
+
+def _source(source: str, code: str | None) -> str:
+    name = {"terminal": _("terminal"), "web": _("web")}.get(source, source)
+    return f"{name} {code}" if code else name
+
+
+def _open_repository(db: str | None, data_dir: Path | None) -> Any:
+    """The repository of ``--db`` or of the data directory.
+
+    Raises:
+        ValueError: both were given, or the database cannot be opened (message names the URL).
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from pasch.storage import Repository
+
+    if db is not None and data_dir is not None:
+        raise ValueError("give --db URL or --data-dir DIR, not both")
+    try:
+        return Repository(db) if db is not None else Repository(directory=data_dir)
+    except (SQLAlchemyError, ImportError) as exc:
+        where = f" {db!r}" if db is not None else ""
+        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
+        raise ValueError(f"cannot open the database{where}: {reason}") from None
+
+
 @app.command("history", help=HELP["history"])
 def history_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=HELP["json"])] = False,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help=HELP["limit"])] = 20,
     lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=HELP["lang"])] = None,
     data_dir: Annotated[Path | None, typer.Option("--data-dir", metavar="DIR", help=HELP["data_dir"])] = None,
+    db: Annotated[str | None, typer.Option("--db", metavar="URL", help=HELP["db"])] = None,
 ) -> None:
-    """Print saved games, high scores and per-player averages."""
-    from pasch.storage import Repository
+    """Print saved games (of the terminal app and the web server), high scores and per-player averages."""
+    from sqlalchemy.exc import SQLAlchemyError
 
     with guard():
         set_language(lang)
-        with Repository(directory=data_dir) as repo:
-            games = repo.games(limit=limit)
-            highs = repo.high_scores(limit=limit)
-            stats = repo.player_stats()
+        with _open_repository(db, data_dir) as repo:
+            try:
+                games = repo.games(limit=limit)
+                highs = repo.high_scores(limit=limit)
+                stats = repo.player_stats()
+            except SQLAlchemyError as exc:
+                raise ValueError(f"cannot read the database: {' '.join(str(exc).split())}") from None
         if as_json:
             print_json(
                 {
@@ -82,8 +127,24 @@ def history_cmd(
                             "mode": g.mode,
                             "status": g.status,
                             "updated": g.updated_at.isoformat(),
-                            "players": [{"name": p.name, "kind": p.kind, "total": p.total} for p in g.players],
+                            "players": [
+                                {
+                                    "name": p.name,
+                                    "kind": p.kind,
+                                    "total": p.total,
+                                    "seat": p.seat,
+                                    "rank": p.rank,
+                                    "winner": p.winner,
+                                }
+                                for p in g.players
+                            ],
                             "winners": list(g.winners),
+                            "source": g.source,
+                            "code": g.code,
+                            "uid": g.uid,
+                            "created": _iso(g.created_at),
+                            "finished": _iso(g.finished_at),
+                            "actions": len(g.log.actions),
                         }
                         for g in games
                     ],
@@ -109,12 +170,19 @@ def history_cmd(
             out.print(_("No saved games yet. Play one with 'pasch play'."))
             return
         t = Table(title=_("Games"), title_justify="left")
-        for col in (_("id"), _("when"), _("rule set"), _("status"), _("players"), _("winner")):
+        for col in (_("id"), _("when"), _("source"), _("rule set"), _("status"), _("players"), _("winner")):
             t.add_column(col)
         for g in games:
-            status = _("finished") if g.finished else _("unfinished")
             players = ", ".join(f"{p.name} {p.total}" for p in g.players)
-            t.add_row(str(g.id), _when(g.updated_at), g.rules, status, players, ", ".join(g.winners))
+            t.add_row(
+                str(g.id),
+                _when(g.updated_at),
+                _source(g.source, g.code),
+                g.rules,
+                _status(g.status),
+                players,
+                ", ".join(g.winners),
+            )
         out.print(t)
         if highs:
             h = Table(title=_("High scores"), title_justify="left")

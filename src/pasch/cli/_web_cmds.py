@@ -14,7 +14,7 @@ HELP = {
     "serve": "Serve online play in the browser: rooms, bots, spectators, provably fair dice.",
     "host": "address to listen on (default: loopback only)",
     "port": "TCP port",
-    "db": "any SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: SQLite in the data directory)",
+    "db": "any SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: pasch.sqlite3 in the data directory)",
     "bot_delay": "seconds a bot waits before each action",
     "public_url": "prefix of join links, e.g. https://dice.example.org",
     "abandon_days": "days of idleness after which an unfinished room is abandoned (its log is kept)",

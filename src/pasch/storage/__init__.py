@@ -1,33 +1,57 @@
 """Saved games: SQLAlchemy 2 models, Alembic migrations and the :class:`Repository`.
 
-The default database is ``pasch.sqlite3`` in the user data directory (``$PASCH_DATA_DIR`` overrides it);
-the models are dialect-neutral so the web server can use PostgreSQL with the same migrations.
+One database holds the games of the terminal app and the rooms of the web server: ``games``, ``seats``,
+``events`` (one per action, unique ``(game_id, seq)``) and ``results``. The default database is
+``pasch.sqlite3`` in the user data directory (``$PASCH_DATA_DIR`` overrides it); the models are
+dialect-neutral, so the web server can use PostgreSQL with the same migrations.
 """
 
 from __future__ import annotations
 
 from pasch.storage._migrate import HEAD, current_revision, downgrade, migrate
-from pasch.storage._models import Base, GameRow, PlayerRow
+from pasch.storage._models import (
+    ABANDONED,
+    FINISHED,
+    PLAYING,
+    TERMINAL,
+    UNFINISHED,
+    WEB,
+    Base,
+    EventRow,
+    GameRow,
+    PlayerRow,
+    ResultRow,
+    SeatRow,
+    new_uid,
+)
 from pasch.storage._repository import (
     DATA_DIR_ENV,
-    FINISHED,
-    UNFINISHED,
+    LEGACY_WEB_FILE,
     GameRecord,
     HighScore,
     PlayerRecord,
     PlayerStats,
     Repository,
     StorageError,
+    copy_games,
     data_dir,
     database_url,
+    import_legacy_web,
+    make_engine,
 )
 
 __all__ = [
+    "ABANDONED",
     "DATA_DIR_ENV",
     "FINISHED",
     "HEAD",
+    "LEGACY_WEB_FILE",
+    "PLAYING",
+    "TERMINAL",
     "UNFINISHED",
+    "WEB",
     "Base",
+    "EventRow",
     "GameRecord",
     "GameRow",
     "HighScore",
@@ -35,10 +59,16 @@ __all__ = [
     "PlayerRow",
     "PlayerStats",
     "Repository",
+    "ResultRow",
+    "SeatRow",
     "StorageError",
+    "copy_games",
     "current_revision",
     "data_dir",
     "database_url",
     "downgrade",
+    "import_legacy_web",
+    "make_engine",
     "migrate",
+    "new_uid",
 ]

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 from pasch import __version__
 from pasch.rules import BASES
 from pasch.rules import get as get_rules
-from pasch.web._db import default_url, make_engine, migrate
+from pasch.web._db import default_url, import_legacy_web, make_engine, migrate
 from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, ActError, ActResult, Room, Service
 from pasch.web._view import rules_info, state_view
 
@@ -194,10 +194,13 @@ def create_app(
     abandon_after: float = ABANDON_AFTER,
     sweep_every: float = 60.0,
 ) -> FastAPI:
-    """The web application on the database ``db_url`` (default: SQLite in the data directory).
+    """The web application on the database ``db_url`` (default: pasch's SQLite file in the data directory).
+
+    Without ``db_url`` the server shares the terminal app's database; the first start imports the rooms of
+    the earlier release's own file (``pasch-web.sqlite3``) into it (see :func:`pasch.storage.import_legacy_web`).
 
     Args:
-        db_url: any SQLAlchemy URL; the web tables are migrated at start.
+        db_url: any SQLAlchemy URL; the schema is migrated at start.
         bot_delay: seconds a bot waits before each action.
         public_url: prefix of join links (default: relative links).
         finished_ttl: seconds a finished room stays in memory after its last connection.
@@ -205,6 +208,7 @@ def create_app(
         sweep_every: seconds between two cleanups (:meth:`Service.sweep`).
     """
     url = db_url or default_url()
+    shared = db_url is None
     conns: dict[str, set[Conn]] = {}
     holder: dict[str, Service] = {}
 
@@ -223,6 +227,8 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(url)
         migrate(engine)
+        if shared:
+            import_legacy_web(engine)
         svc = Service(engine, bot_delay=bot_delay, finished_ttl=finished_ttl, abandon_after=abandon_after)
         svc.listeners.append(broadcast)
         holder["service"] = svc

@@ -21,11 +21,12 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
 
+from pasch import __version__
 from pasch.app import BotTurn, check_bot, make_bot, play_bots, seat_kind
 from pasch.engine import Action, GameLog, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import get as get_rules
-from pasch.web._db import EventRow, RoomRow, SeatRow
+from pasch.storage import ABANDONED, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
 from pasch.web._fair import DiceStream, commitment_of, new_seed
 from pasch.web._hints import compute_hint
 from pasch.web._view import ViewCache, rules_info, state_view
@@ -200,16 +201,16 @@ class Service:
         self.writer.stop()
 
     # -- loading ---------------------------------------------------------------------------------
-    def _load(self, session: Session, row: RoomRow) -> Room:
+    def _load(self, session: Session, row: GameRow) -> Room:
         seats = [
             Seat(s.seat, s.name, s.kind, s.token_hash, s.claimed)
-            for s in session.scalars(select(SeatRow).where(SeatRow.room_id == row.id).order_by(SeatRow.seat))
+            for s in session.scalars(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat))
         ]
         state = new_game(row.rules, [s.name for s in seats], keeper=row.keeper)
         stream = DiceStream(row.seed) if row.seed else None
         actions: list[str] = []
         last = row.created_at
-        for ev in session.scalars(select(EventRow).where(EventRow.room_id == row.id).order_by(EventRow.seq)):
+        for ev in session.scalars(select(EventRow).where(EventRow.game_id == row.id).order_by(EventRow.seq)):
             action = Action.parse(ev.action)
             if isinstance(action, Throw) and stream is not None:
                 stream.next(state.pending, state.rules.faces)  # keep the stream in step with the log
@@ -218,7 +219,7 @@ class Service:
             last = ev.created_at
         return Room(
             id=row.id,
-            code=row.code,
+            code=row.code or "",
             rules=row.rules,
             keeper=row.keeper,
             hints=row.hints,
@@ -238,10 +239,10 @@ class Service:
     def resume_all(self) -> list[str]:
         """Load every unfinished room from the log (server start); returns their codes."""
         with Session(self.engine) as session:
-            rows = session.scalars(select(RoomRow).where(RoomRow.status == "playing")).all()
+            rows = session.scalars(select(GameRow).where(GameRow.source == WEB, GameRow.status == PLAYING)).all()
             for row in rows:
-                self.rooms[row.code] = self._load(session, row)
-        return [r.code for r in rows]
+                self.rooms[row.code or ""] = self._load(session, row)
+        return [r.code or "" for r in rows]
 
     def room(self, code: str) -> Room:
         """The room with this join code (loaded from the database if not cached).
@@ -272,7 +273,7 @@ class Service:
 
     def _read_room(self, code: str) -> Room:
         with Session(self.engine) as session:
-            row = session.scalar(select(RoomRow).where(RoomRow.code == code))
+            row = session.scalar(select(GameRow).where(GameRow.code == code, GameRow.source == WEB))
             if row is None:
                 raise ActError("no_room", f"there is no room {code!r}")
             return self._load(session, row)
@@ -349,28 +350,34 @@ class Service:
             with self.engine.begin() as conn:
                 for _ in range(20):
                     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-                    if conn.execute(select(RoomRow.id).where(RoomRow.code == code)).first() is None:
+                    if conn.execute(select(GameRow.id).where(GameRow.code == code)).first() is None:
                         break
+                now = datetime.now(UTC)
                 row_id: int = conn.execute(
-                    insert(RoomRow)
+                    insert(GameRow)
                     .values(
+                        uid=new_uid(),
                         code=code,
+                        source=WEB,
                         rules=rs.id,
                         keeper=keeper,
                         hints=hints,
-                        status="playing",
+                        status=PLAYING,
                         seed=seed,
                         commitment=commitment,
                         rematch_of=parent,
-                        created_at=datetime.now(UTC),
+                        engine=__version__,
+                        meta={},
+                        created_at=now,
+                        updated_at=now,
                     )
-                    .returning(RoomRow.id)
+                    .returning(GameRow.id)
                 ).scalar_one()
                 conn.execute(
                     insert(SeatRow),
                     [
                         {
-                            "room_id": row_id,
+                            "game_id": row_id,
                             "seat": n,
                             "name": name,
                             "kind": kind,
@@ -381,7 +388,7 @@ class Service:
                     ],
                 )
                 if rematch_of is not None:  # the finished room points to its rematch (same transaction)
-                    conn.execute(update(RoomRow).where(RoomRow.id == rematch_of.id).values(rematch_code=code))
+                    conn.execute(update(GameRow).where(GameRow.id == rematch_of.id).values(rematch_code=code))
                 return row_id, code
 
         room_id, code = await asyncio.to_thread(write_room)
@@ -425,7 +432,7 @@ class Service:
             def claim() -> None:
                 with Session(self.engine) as session, session.begin():
                     row = session.scalar(
-                        select(SeatRow).where(SeatRow.room_id == room.id, SeatRow.seat == target.seat).with_for_update()
+                        select(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == target.seat).with_for_update()
                     )
                     if row is None or row.claimed:
                         raise ActError("room_full", f"seat {target.seat} of room {room.code} is taken")
@@ -444,11 +451,16 @@ class Service:
     def _lobby(self) -> list[dict[str, Any]]:
         with Session(self.engine) as session:
             rows = session.execute(
-                select(RoomRow.code, RoomRow.rules, RoomRow.keeper, RoomRow.created_at)
-                .join(SeatRow, SeatRow.room_id == RoomRow.id)
-                .where(RoomRow.status == "playing", SeatRow.claimed.is_(False), SeatRow.kind == "human")
-                .group_by(RoomRow.id, RoomRow.code, RoomRow.rules, RoomRow.keeper, RoomRow.created_at)
-                .order_by(RoomRow.created_at.desc())
+                select(GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
+                .join(SeatRow, SeatRow.game_id == GameRow.id)
+                .where(
+                    GameRow.source == WEB,
+                    GameRow.status == PLAYING,
+                    SeatRow.claimed.is_(False),
+                    SeatRow.kind == "human",
+                )
+                .group_by(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
+                .order_by(GameRow.created_at.desc())
                 .limit(50)
             ).all()
         return [{"code": r.code, "rules": r.rules, "keeper": r.keeper} for r in rows]
@@ -635,12 +647,12 @@ class Service:
 
     def _abandon(self, room_id: int, cutoff: datetime, now: datetime) -> bool:
         """Mark a room abandoned unless it is over or some process recorded an action after ``cutoff``."""
-        recent = select(EventRow.id).where(EventRow.room_id == room_id, EventRow.created_at > cutoff).exists()
+        recent = select(EventRow.id).where(EventRow.game_id == room_id, EventRow.created_at > cutoff).exists()
         with self.engine.begin() as conn:
             done = conn.execute(
-                update(RoomRow)
-                .where(RoomRow.id == room_id, RoomRow.status == "playing", ~recent)
-                .values(status="abandoned", finished_at=now)
+                update(GameRow)
+                .where(GameRow.id == room_id, GameRow.status == PLAYING, ~recent)
+                .values(status=ABANDONED, finished_at=now, updated_at=now)
             )
         return bool(done.rowcount)
 

@@ -7,7 +7,7 @@ checkpoint, or a PostgreSQL round trip) takes its time. Actions that arrive whil
 into the next transaction together, so under load there are fewer commits than actions.
 
 The statements are compiled once for the database's dialect and executed on the DBAPI connection: the
-hot path builds no ORM objects and no SQL. The unique ``(room_id, seq)`` constraint still decides between
+hot path builds no ORM objects and no SQL. The unique ``(game_id, seq)`` constraint still decides between
 two writers (processes) that raced for the same slot: a batch that violates it is rolled back and its
 appends are retried one by one, so only the conflicting append fails (:class:`ConflictError`).
 """
@@ -28,7 +28,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
 from pasch.errors import PaschError
-from pasch.web._db import EventRow, ResultRow, RoomRow
+from pasch.storage import FINISHED, EventRow, GameRow, ResultRow
 
 __all__ = ["Append", "ConflictError", "EventWriter"]
 
@@ -45,11 +45,12 @@ class Append:
     """The rows one accepted action adds: its events and, if it ended the game, the results.
 
     Attributes:
-        room_id: the room's primary key.
+        room_id: the room's primary key (its ``games.id``).
         first_seq: ``seq`` of the first event (the log's length before plus one).
         events: (seat or None, action text) per event, in order.
         at: the time stamp of the events.
         results: (seat, name, total, rank) per seat when the game ended; the room is then marked finished.
+            Rank 1 is a winner.
     """
 
     room_id: int
@@ -93,26 +94,29 @@ class EventWriter:
         self.engine = engine
         ev = EventRow.__table__.c
         rs = ResultRow.__table__.c
-        rm = RoomRow.__table__.c
-        ev_cols = ("room_id", "seq", "seat", "action", "created_at")
+        rm = GameRow.__table__.c
+        ev_cols = ("game_id", "seq", "seat", "action", "created_at")
         self._events = _Prepared(
             insert(EventRow).values({c: bindparam(c, type_=ev[c].type) for c in ev_cols}),
             engine,
             {"created_at": ev.created_at.type},
         )
-        rs_cols = ("room_id", "seat", "name", "total", "rank")
+        rs_cols = ("game_id", "seat", "name", "total", "rank", "winner")
         self._results = _Prepared(
-            insert(ResultRow).values({c: bindparam(c, type_=rs[c].type) for c in rs_cols}), engine, {}
+            insert(ResultRow).values({c: bindparam(c, type_=rs[c].type) for c in rs_cols}),
+            engine,
+            {"winner": rs.winner.type},
         )
         self._finish = _Prepared(
-            update(RoomRow)
+            update(GameRow)
             .where(rm.id == bindparam("rid", type_=rm.id.type))
             .values(
                 status=bindparam("st", type_=rm.status.type),
                 finished_at=bindparam("at", type_=rm.finished_at.type),
+                updated_at=bindparam("up", type_=rm.updated_at.type),
             ),
             engine,
-            {"at": rm.finished_at.type},
+            {"at": rm.finished_at.type, "up": rm.updated_at.type},
         )
         dbapi = engine.dialect.loaded_dbapi
         self._integrity: type[Exception] = dbapi.IntegrityError
@@ -208,7 +212,7 @@ class EventWriter:
         try:
             cur = conn.cursor()
             rows = [
-                {"room_id": a.room_id, "seq": n, "seat": seat, "action": text, "created_at": a.at}
+                {"game_id": a.room_id, "seq": n, "seat": seat, "action": text, "created_at": a.at}
                 for a in appends
                 for n, (seat, text) in enumerate(a.events, start=a.first_seq)
             ]
@@ -218,11 +222,11 @@ class EventWriter:
                     cur.executemany(
                         self._results.sql,
                         self._results.params(
-                            {"room_id": a.room_id, "seat": s, "name": nm, "total": t, "rank": r}
+                            {"game_id": a.room_id, "seat": s, "name": nm, "total": t, "rank": r, "winner": r == 1}
                             for s, nm, t, r in a.results
                         ),
                     )
-                    finish = {"rid": a.room_id, "st": "finished", "at": a.at}
+                    finish = {"rid": a.room_id, "st": FINISHED, "at": a.at, "up": a.at}
                     cur.execute(self._finish.sql, self._finish.params([finish])[0])
             cur.close()
             conn.commit()

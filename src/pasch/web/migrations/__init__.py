@@ -1,1 +1,0 @@
-"""Alembic migrations of the web tables (version table ``pasch_web_alembic_version``)."""
