@@ -147,7 +147,7 @@ def test_undo_of_a_box_puts_the_dice_back_as_they_lay() -> None:
         assert len(faces) == 5 and len({rethrown, one, holds}) == 3
         thrown = session.state
         await pilot.press("enter")
-        assert session.faces == () and session.state.current == 1
+        assert not session.faces and session.state.current == 1
         assert session.match.can_undo
         await pilot.press("u")
         assert session.state is thrown
