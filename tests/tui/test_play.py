@@ -242,3 +242,23 @@ def test_hints_in_a_worker() -> None:
         assert not screen.hints_shown
 
     drive(app, body)
+
+
+def test_hints_come_back_after_undoing_a_box() -> None:
+    session = Session.new("kniffel", parse_seats("Ada"), seed=4)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = _screen(app)
+        await pilot.press("h", "space")
+        await settle(app, pilot)
+        shown = str(screen.query_one("#hint-table").render())
+        assert "expected total" in shown
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Hints appear" in str(screen.query_one("#hint-table").render())
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert str(screen.query_one("#hint-table").render()) == shown
+
+    drive(app, body)

@@ -465,6 +465,7 @@ class SheetGameScreen(GameScreen):
         st = self.state
         if st.dice is None or st.is_terminal or not self.human_turn:
             self.query_one("#hint-table", Static).update(_("Hints appear once the dice are thrown."))
+            self._hints_for = None  # an undo back to the dice shows their hints again
             return
         if self._hints_for is st:
             return
