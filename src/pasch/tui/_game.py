@@ -129,8 +129,9 @@ class GameScreen(Screen[None]):
 
     def run_bots(self) -> None:
         """Let the bots to move play, one visible step at a time."""
-        self.run_worker(self._bot_turns, group="bots", exclusive=True)  # type: ignore[arg-type]
+        self._bot_turns()
 
+    @work(group="bots", exclusive=True)
     async def _bot_turns(self) -> None:
         """Play the bots' steps (:func:`pasch.app.play_bots`); an undo cancels this worker."""
         match = self.session.match
