@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from pasch.app import advise
 from pasch.rules import Order, RuleSet, get
 from pasch.storage import Repository
 from pasch.tui import PaschApp, Session, parse_seats
@@ -182,7 +183,9 @@ def test_keys_refused_with_a_message() -> None:
     drive(app, body)
 
 
-def test_hints_without_a_solver_table_show_points() -> None:
+def test_multi_column_hints_show_the_bots_choice_and_the_points_now() -> None:
+    # No exact table for three columns: the hint is the strongest bot's choice (as in the web's hint panel),
+    # beside what each box pays now.
     session = Session.new("kniffel-3", parse_seats("Ada"), seed=4)
     app = PaschApp(session=session, bot_delay=0, save=False)
 
@@ -190,9 +193,18 @@ def test_hints_without_a_solver_table_show_points() -> None:
         screen = _screen(app)
         await pilot.press("space", "h")
         await settle(app, pilot)
-        assert screen.hints is not None and not screen.hints.exact
-        assert "solver" in screen.hints.note
-        assert all(r.action.startswith("score") for r in screen.hints.rows)
+        hints = screen.hints
+        assert hints is not None and not hints.exact
+        assert "bot" in hints.note
+        st = session.state
+        suggestion = advise(st).suggestion
+        assert suggestion is not None and [r.action for r in hints.rows if r.best] == [str(suggestion)]
+        pays = {str(st.score_action(c, o.index)): o.total for c, o in st.score_options()}
+        scored = [r for r in hints.rows if r.action.startswith("score")]
+        assert {r.action: r.value for r in scored} == pays
+        assert [r.value for r in scored] == sorted(pays.values(), reverse=True)
+        panel = str(screen.query_one("#hint-table").render())
+        assert "points now" in panel and "★" in panel
 
     drive(app, body)
 
@@ -223,9 +235,30 @@ def test_hints_in_a_worker() -> None:
         assert screen.hints.exact  # the solver's values for a single-column game
         assert sum(r.best for r in screen.hints.rows) >= 1
         assert any(r.action.startswith("keep") for r in screen.hints.rows)
-        values = [r.value for r in screen.hints.rows]
+        values = [r.value for r in screen.hints.rows if r.value is not None]
+        assert len(values) == len(screen.hints.rows)  # every exact option has its value
         assert values == sorted(values, reverse=True)
         await pilot.press("h")
         assert not screen.hints_shown
+
+    drive(app, body)
+
+
+def test_hints_come_back_after_undoing_a_box() -> None:
+    session = Session.new("kniffel", parse_seats("Ada"), seed=4)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = _screen(app)
+        await pilot.press("h", "space")
+        await settle(app, pilot)
+        shown = str(screen.query_one("#hint-table").render())
+        assert "expected total" in shown
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Hints appear" in str(screen.query_one("#hint-table").render())
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert str(screen.query_one("#hint-table").render()) == shown
 
     drive(app, body)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Input, Select
+from textual.widgets.select import InvalidSelectValueError
 
+from pasch.app import BOT_KINDS, BonusProgress, sheet_layout
 from pasch.engine import Game
 from pasch.i18n import set_language
 from pasch.storage import Repository
 from pasch.tui import PaschApp, Session, parse_seats
 from pasch.tui._game import SheetGameScreen
 from pasch.tui._setup import SetupScreen
-from pasch.tui._sheet import build_sheet, sheet_text
+from pasch.tui._sheet import bonus_progress, build_sheet, sheet_text
 
 from .conftest import drive
 
@@ -179,3 +182,36 @@ def test_setup_screen_starts_a_game_and_switches_language(tmp_path: Any) -> None
         assert "Einser" in game.sheet_text()
 
     drive(app, body)
+
+
+def test_setup_screen_offers_the_registry_bots() -> None:
+    app = PaschApp(bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        select: Select[str] = screen.query_one("#kind-0", Select)
+        offered = [b.kind for b in BOT_KINDS if b.offered]
+        assert "bot:optimal" in offered
+        for kind in ["human", *offered]:
+            select.value = kind  # refused (InvalidSelectValueError) were it not an option
+        with pytest.raises(InvalidSelectValueError):
+            select.value = "bot:multi"  # named on the command line only
+
+    drive(app, body)
+
+
+def test_bonus_progress_words_the_layout() -> None:
+    def progress(upper: int, earned: bool, reachable: bool) -> BonusProgress:
+        need = 0 if earned else max(63 - upper, 0)
+        return BonusProgress(63, 35, upper, earned, reachable, earned or not reachable, need, 0)
+
+    assert bonus_progress(None) is None
+    assert bonus_progress(progress(70, True, True)) == "bonus +35 earned"
+    assert bonus_progress(progress(10, False, False)) == "bonus out of reach"
+    assert bonus_progress(progress(51, False, True)) == "12 to go for +35"
+    # and the sheet's bonus row agrees with the layout of a real game
+    st = _two_player_state()
+    layout = sheet_layout(st)
+    bonus_row = next(r for r in build_sheet(st).rows if r.label.startswith("Bonus"))
+    assert [c.text for c in bonus_row.cells] == [f"-{c.progress.need}" for c in layout.columns if c.progress]

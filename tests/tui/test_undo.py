@@ -129,3 +129,48 @@ def test_undo_stops_a_waiting_bot() -> None:
         assert session.state.current == 0 and session.state.turn == 2
 
     drive(app, body)
+
+
+def test_undo_of_a_box_puts_the_dice_back_as_they_lay() -> None:
+    # The match's undo step carries the session's dice layout as its memo: taking back a box restores the
+    # faces in their places and the held dice, then each hold change is a step of its own.
+    session = Session.new("kniffel", parse_seats("Ada, Bob"), seed=9)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space", "2", "space")
+        rethrown = session.holds  # the held die keeps its place and its hold across the re-throw
+        await pilot.press("1")
+        one = session.holds
+        await pilot.press("4")
+        faces, holds = session.faces, session.holds
+        assert len(faces) == 5 and len({rethrown, one, holds}) == 3
+        thrown = session.state
+        await pilot.press("enter")
+        assert not session.faces and session.state.current == 1
+        assert session.match.can_undo
+        await pilot.press("u")
+        assert session.state is thrown
+        assert (session.faces, session.holds) == (faces, holds)
+        await pilot.press("u")
+        assert session.faces == faces and session.holds == one
+        await pilot.press("u")
+        assert session.faces == faces and session.holds == rethrown
+        assert not session.match.can_undo  # the re-throw before the holds is seen: it stays
+
+    drive(app, body)
+
+
+def test_bot_steps_are_not_undone() -> None:
+    # A bot's box is not a person's step: undo after the bot's turn has nothing to take back.
+    session = Session.new("kniffel", parse_seats("bot:greedy, Ada"), seed=5)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await settle(app, pilot)
+        assert session.state.current == 1 and session.state.turn == 1
+        assert not session.match.can_undo
+        await pilot.press("u")
+        assert session.state.current == 1 and "Nothing to undo" in app.screen.message  # type: ignore[attr-defined]
+
+    drive(app, body)

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from textual.app import App
 from textual.screen import Screen
 
 from pasch.errors import PaschError
 from pasch.i18n import _, set_language
 from pasch.rules import GameKind, get
+from pasch.tui._common import GameHost
 from pasch.tui._game import SheetGameScreen
 from pasch.tui._keeper import KeeperScreen
 from pasch.tui._knaster import KnasterGameScreen
 from pasch.tui._session import Session, parse_seats
 from pasch.tui._setup import SetupChoice, SetupScreen
+
+if TYPE_CHECKING:
+    from pasch.storage import Repository
 
 __all__ = ["GAME_SCREENS", "PaschApp", "run", "screen_for"]
 
@@ -42,7 +45,7 @@ def screen_for(session: Session) -> Screen[None]:
     return cls(session)
 
 
-class PaschApp(App[None]):
+class PaschApp(GameHost):
     """pasch in the terminal.
 
     Args:
@@ -88,12 +91,12 @@ class PaschApp(App[None]):
         self.seed = seed
         self.data_dir = data_dir
         self.save_enabled = save
-        self._repo: Any = None
+        self._repo: Repository | None = None
         self.save_error: str | None = None
 
     # -- storage ------------------------------------------------------------------------------
     @property
-    def repository(self) -> Any:
+    def repository(self) -> Repository | None:
         """The games repository, opened on first use (None when saving is off or impossible)."""
         if not self.save_enabled:
             return None
@@ -112,10 +115,11 @@ class PaschApp(App[None]):
     def save_session(self, session: Session) -> None:
         """Save (insert or update) the session's game, if anything was played."""
         repo = self.repository
-        if repo is None or not session.game.actions:
+        match = session.match
+        if repo is None or not match.actions:
             return
         try:
-            session.game_id = repo.save(session.game.log, session.kinds, session.game_id, session.state)
+            match.game_id = repo.save(match.log, match.kinds, match.game_id, match.state)
         except Exception as exc:
             self.notify(_("Saving failed: {reason}").format(reason=exc), severity="error")
 
@@ -161,7 +165,7 @@ class PaschApp(App[None]):
             return
         self.switch_or_push(screen)
 
-    def switch_or_push(self, screen: Screen[Any]) -> None:
+    def switch_or_push(self, screen: Screen[None]) -> None:
         """Replace the current screen (push on the default screen)."""
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)

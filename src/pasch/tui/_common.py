@@ -1,14 +1,38 @@
-"""Helpers shared by the screens: translated key bindings."""
+"""Helpers shared by the screens: the app as the screens see it, and translated key bindings."""
 
 from __future__ import annotations
 
 import dataclasses
 
+from textual.app import App
 from textual.dom import DOMNode
 
 from pasch.i18n import _
+from pasch.tui._session import Session
 
-__all__ = ["translate_bindings"]
+__all__ = ["GameHost", "translate_bindings"]
+
+
+class GameHost(App[None]):
+    """The app that hosts the screens, as they see it (:class:`pasch.tui.PaschApp` fills it in).
+
+    Screens reach it through a typed ``app`` attribute (``textual.getters.app(GameHost)``), so that the
+    screens need not import the app module that imports them.
+
+    Attributes:
+        bot_delay: seconds a bot waits before each step (so that people can follow).
+    """
+
+    bot_delay: float = 0.0
+
+    def save_session(self, session: Session) -> None:
+        """Save the session's game (this base saves nothing)."""
+
+    def show_setup(self) -> None:
+        """Show the setup screen for a new game (this base has none)."""
+
+    def switch_language(self, lang: str) -> None:
+        """Speak ``lang`` from now on (this base ignores it)."""
 
 
 def translate_bindings(node: DOMNode) -> None:

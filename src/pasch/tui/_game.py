@@ -5,11 +5,11 @@ help); :class:`SheetGameScreen` draws dice and score sheets. The Knaster grid sc
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import ClassVar, ParamSpec
 
 from rich.text import Text
-from textual import work
+from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -18,18 +18,21 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from pasch.engine import Announce
+from pasch.app import BotTurn, LayoutCache, SheetLayout, play_bots, sheet_layout
+from pasch.engine import Action, Announce, GameState, Roll, Score, State
 from pasch.errors import PaschError
 from pasch.i18n import N_, _, box_name, ngettext
 from pasch.rules import Order
-from pasch.tui._common import translate_bindings
+from pasch.tui._common import GameHost, translate_bindings
 from pasch.tui._help import HelpScreen
 from pasch.tui._hints import Hints, compute_hints, hint_label
 from pasch.tui._session import Session
-from pasch.tui._sheet import SheetModel, bonus_progress, build_sheet, column_legend, sheet_text
+from pasch.tui._sheet import Cell, Row, SheetModel, bonus_progress, column_legend, sheet_model, sheet_text
 from pasch.tui._widgets import DiceBar, Die
 
 __all__ = ["GameScreen", "SheetGameScreen"]
+
+P = ParamSpec("P")
 
 CELL_STYLE = {
     "filled": "",
@@ -50,6 +53,8 @@ class GameScreen(Screen[None]):
         Binding("q", "quit_game", N_("save & quit")),
         Binding("n", "new_game", N_("new game"), show=False),
     ]
+
+    app = getters.app(GameHost)
 
     def __init__(self, session: Session) -> None:
         super().__init__()
@@ -88,10 +93,10 @@ class GameScreen(Screen[None]):
         self.message, self.message_error = text, error
         self.refresh_view()
 
-    def attempt(self, fn: Any, *args: Any) -> bool:
+    def attempt(self, fn: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
         """Run a session step; a refused step shows the engine's reason and changes nothing."""
         try:
-            fn(*args)
+            fn(*args, **kwargs)
         except PaschError as exc:
             self.say(_("Not allowed: {reason}").format(reason=exc), error=True)
             return False
@@ -110,9 +115,7 @@ class GameScreen(Screen[None]):
 
     def app_save(self) -> None:
         """Save the game through the app (no-op when saving is off)."""
-        save = getattr(self.app, "save_session", None)
-        if save is not None:
-            save(self.session)
+        self.app.save_session(self.session)
 
     def game_over(self) -> None:
         """Show the final standings."""
@@ -126,53 +129,39 @@ class GameScreen(Screen[None]):
 
     def run_bots(self) -> None:
         """Let the bots to move play, one visible step at a time."""
-        self.run_worker(self._bot_turns, group="bots", exclusive=True)  # type: ignore[arg-type]
+        self._bot_turns()
 
+    @work(group="bots", exclusive=True)
     async def _bot_turns(self) -> None:
-        delay = float(getattr(self.app, "bot_delay", 0.0))
-        while self.session.bot_to_move:
-            await asyncio.sleep(delay)
-            if not self.session.bot_to_move:
-                break
-            state = self.session.state
-            action = await asyncio.to_thread(self.session.bot_action)
-            if self.session.state is not state:  # an undo happened meanwhile
-                break
-            name = self.session.seat.name
-            self.session.act(action)
-            self.message, self.message_error = self.describe_step(state, self.session.state, name, action), False
-            if self.turn_done(action) or self.session.finished:
-                self.app_save()
-            self.bot_moved(state, action)
-            self.refresh_view()
+        """Play the bots' steps (:func:`pasch.app.play_bots`); an undo cancels this worker."""
+        match = self.session.match
+        await play_bots(match.bot_turn, self._bot_step, delay=self.app.bot_delay, rng=lambda: match.game.rng)
         if self.session.finished:
             self.game_over()
 
-    def turn_done(self, action: Any) -> bool:
-        """Whether ``action`` (just played) finished a turn: the moment the game is saved."""
-        return str(action).startswith("score")
+    async def _bot_step(self, turn: BotTurn, action: Action) -> bool:
+        """Record a bot's step and show it; False when the game changed while the bot thought."""
+        if self.session.state is not turn.state:
+            return False
+        name = self.session.seats[turn.seat].name
+        self.session.act(action)
+        self.message, self.message_error = self.describe_step(turn.state, self.session.state, name, action), False
+        if self.turn_done(action) or self.session.finished:
+            self.app_save()
+        self.bot_moved(turn.state, action)
+        self.refresh_view()
+        return True
 
-    def bot_moved(self, before: Any, action: Any) -> None:
+    def turn_done(self, action: Action) -> bool:
+        """Whether ``action`` (just played) finished a turn: the moment the game is saved."""
+        return isinstance(action, Score)
+
+    def bot_moved(self, before: State, action: Action) -> None:
         """Hook: a bot has just played ``action`` from ``before``."""
 
-    def describe_step(self, before: Any, after: Any, name: str, action: Any) -> str:
+    def describe_step(self, before: State, after: State, name: str, action: Action) -> str:
         """A step (just played from ``before`` to ``after``) in words."""
-        return self.describe(before, name, action)
-
-    @staticmethod
-    def describe(state: Any, name: str, action: Any) -> str:
-        """A bot's step in words: ``Bob entered 25 in Full house.``, ``Bob: keep 3 3``."""
-        text = str(action)
-        if text.startswith("score"):
-            cat = text.split()[1].rpartition(":")[2]
-            index = state.rules.category_index(cat)
-            pts = next((o.total for _c, o in state.score_options() if o.index == index), 0)
-            return _("{name} entered {points} in {box}.").format(
-                name=name, points=pts, box=box_name(state.rules, index)
-            )
-        if text == "roll":
-            return _("{name} throws.").format(name=name)
-        return _("{name}: {action}").format(name=name, action=hint_label(state, action))
+        return _("{name}: {action}").format(name=name, action=action)
 
     def stop_bots(self) -> None:
         """Stop a pending bot move (before an undo takes back the human's last box)."""
@@ -205,9 +194,7 @@ class GameScreen(Screen[None]):
         """After the end: back to the setup screen."""
         if not self.session.finished:
             return
-        start = getattr(self.app, "show_setup", None)
-        if start is not None:
-            start()
+        self.app.show_setup()
 
 
 class SheetGameScreen(GameScreen):
@@ -251,9 +238,11 @@ class SheetGameScreen(GameScreen):
         self.announcing = False
         self.hints_shown = False
         self.hints: Hints | None = None
-        self._hints_for: Any = None
+        self._hints_for: State | None = None
         self.model: SheetModel | None = None
-        self._layout: Any = None
+        self._sheet_cache = LayoutCache()
+        self._sheet: tuple[State, SheetLayout] | None = None
+        self._layout: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self._cells: list[list[Text]] = []
         self._texts: dict[str, str] = {}
 
@@ -286,12 +275,31 @@ class SheetGameScreen(GameScreen):
         super().on_mount()
 
     # -- queries --------------------------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        """The engine's sheet-game state.
+
+        Raises:
+            TypeError: the session's game is not a sheet game.
+        """
+        st = self.session.state
+        if not isinstance(st, GameState):
+            raise TypeError(f"{type(st).__name__} is not a sheet game's state")
+        return st
+
+    def sheet(self) -> SheetLayout:
+        """The sheet's layout now (:func:`pasch.app.sheet_layout`, computed once per position)."""
+        st = self.state
+        if self._sheet is None or self._sheet[0] is not st:
+            self._sheet = (st, sheet_layout(st, self._sheet_cache))
+        return self._sheet[1]
+
     def choices(self) -> list[tuple[int, int]]:
         """The (column, box) the cursor may visit: legal entries, or announceable boxes when announcing."""
-        st = self.session.state
-        if self.announcing or (st.dice is not None and st._must_announce()):
+        st = self.state
+        if self.announcing or (st.dice is not None and st.must_announce()):
             cols = [c for c, o in enumerate(st.rules.columns) if o is Order.ANNOUNCED]
-            out = []
+            out: list[tuple[int, int]] = []
             for a in st.legal_actions():
                 if isinstance(a, Announce):
                     out.append((cols[0], st.rules.category_index(a.category)))
@@ -303,8 +311,7 @@ class SheetGameScreen(GameScreen):
         """Redraw dice, turn line, sheet, bonus progress, message and hints."""
         if not self.ready:
             return
-        s = self.session
-        st = s.state
+        st = self.state
         choices = self.choices()
         if self.selected not in choices:
             self.selected = self._default_choice(choices)
@@ -314,7 +321,7 @@ class SheetGameScreen(GameScreen):
         self.query_one("#message", Static).set_class(self.message_error, "error")
         self.set_text("#bonus", self.standings_text() if st.is_terminal else self.bonus_text())
         self.set_text("#legend", column_legend(st.rules))
-        self.model = build_sheet(st)
+        self.model = sheet_model(self.sheet())
         self.draw_sheet(self.model)
         self.update_hints()
 
@@ -333,18 +340,18 @@ class SheetGameScreen(GameScreen):
             return None
         if self.announcing:
             return choices[0]
-        st = self.session.state
+        st = self.state
         if st.announced is not None:  # an announced turn ends in the announced box unless crossed out elsewhere
             for c, order in enumerate(st.rules.columns):
                 if order is Order.ANNOUNCED and (c, st.announced) in choices:
                     return (c, int(st.announced))
-        opts = {(c, o.index): o.total for c, o in self.session.state.score_options()}
+        opts = {(c, o.index): o.total for c, o in st.score_options()}
         return max(choices, key=lambda ch: (opts.get(ch, 0), -ch[0], -ch[1]))
 
     def turn_text(self) -> str:
         """Whose turn, the round, throws left, sharp and announcement."""
         s = self.session
-        st = s.state
+        st = self.state
         if st.is_terminal:
             return _("Game over")
         seat = s.seat
@@ -367,14 +374,16 @@ class SheetGameScreen(GameScreen):
 
     def bonus_text(self) -> str:
         """Upper-bonus progress of the player to act, per column."""
-        st = self.session.state
-        n_cols = st.rules.n_columns
+        layout = self.sheet()
+        if layout.current is None:
+            return ""
+        n_cols = layout.n_columns
         parts = []
-        for c in range(n_cols):
-            text = bonus_progress(st, st.current, c)
+        for col in layout.player_columns(layout.current):
+            text = bonus_progress(col.progress)
             if text is None:
                 return ""
-            parts.append(f"{c + 1}: {text}" if n_cols > 1 else text)
+            parts.append(f"{col.column + 1}: {text}" if n_cols > 1 else text)
         return _("Upper bonus: {progress}").format(progress=" · ".join(parts))
 
     def standings_text(self) -> str:
@@ -384,7 +393,7 @@ class SheetGameScreen(GameScreen):
 
     def draw_sheet(self, model: SheetModel) -> None:
         """Fill the sheet table from the model (only changed cells once the layout stands)."""
-        table = self.query_one("#sheet", DataTable)
+        table: DataTable[Text] = self.query_one("#sheet", DataTable)
         layout = (model.headers, tuple(r.label for r in model.rows))
         cells = [[self._label_text(row), *(self._cell_text(c) for c in row.cells)] for row in model.rows]
         if layout != self._layout:
@@ -407,12 +416,12 @@ class SheetGameScreen(GameScreen):
         self._sync_cursor()
 
     @staticmethod
-    def _label_text(row: Any) -> Text:
+    def _label_text(row: Row) -> Text:
         style = "bold" if row.kind == "total" else ("dim" if row.kind == "sum" else "")
         return Text(row.label, style=style)
 
     @staticmethod
-    def _cell_text(cell: Any) -> Text:
+    def _cell_text(cell: Cell) -> Text:
         return Text(cell.text, style=CELL_STYLE.get(cell.kind, ""), justify="right")
 
     def _cell_of(self, choice: tuple[int, int]) -> Coordinate | None:
@@ -422,15 +431,29 @@ class SheetGameScreen(GameScreen):
         return Coordinate(model.row_of_box(choice[1]), 1 + model.value_column(model.current, choice[0]))
 
     def _sync_cursor(self) -> None:
-        table = self.query_one("#sheet", DataTable)
+        table: DataTable[Text] = self.query_one("#sheet", DataTable)
         coord = self._cell_of(self.selected) if self.selected is not None and self.human_turn else None
         table.show_cursor = coord is not None
         if coord is not None and table.cursor_coordinate != coord:
             table.cursor_coordinate = coord
 
+    def describe_step(self, before: State, after: State, name: str, action: Action) -> str:
+        """A bot's step in words: ``Bob entered 25 in Full house.``, ``Bob throws.``, ``Bob: keep 3 3``."""
+        if not isinstance(before, GameState):
+            return super().describe_step(before, after, name, action)
+        rules = before.rules
+        if isinstance(action, Score):
+            index = rules.category_index(action.category)
+            column = (action.column or 1) - 1
+            pts = next((o.total for c, o in before.score_options() if (c, o.index) == (column, index)), 0)
+            return _("{name} entered {points} in {box}.").format(name=name, points=pts, box=box_name(rules, index))
+        if isinstance(action, Roll):
+            return _("{name} throws.").format(name=name)
+        return _("{name}: {action}").format(name=name, action=hint_label(rules, action))
+
     def sheet_text(self) -> str:
         """The sheet as plain text (for tests and screenshots in words)."""
-        model = self.model or build_sheet(self.session.state)
+        model = self.model or sheet_model(self.sheet())
         return sheet_text(model, self.selected if self.human_turn else None)
 
     # -- hints ----------------------------------------------------------------------------------
@@ -440,9 +463,10 @@ class SheetGameScreen(GameScreen):
         panel.set_class(self.hints_shown, "shown")
         if not self.hints_shown:
             return
-        st = self.session.state
+        st = self.state
         if st.dice is None or st.is_terminal or not self.human_turn:
             self.query_one("#hint-table", Static).update(_("Hints appear once the dice are thrown."))
+            self._hints_for = None  # an undo back to the dice shows their hints again
             return
         if self._hints_for is st:
             return
@@ -454,7 +478,7 @@ class SheetGameScreen(GameScreen):
         self.compute_hints(st)
 
     @work(thread=True, exclusive=True, group="hints")
-    def compute_hints(self, state: Any) -> None:
+    def compute_hints(self, state: State) -> None:
         """Build the hint table off the UI thread, reporting progress."""
         worker = get_current_worker()
 
@@ -469,7 +493,7 @@ class SheetGameScreen(GameScreen):
     def _hint_progress(self, done: int, total: int) -> None:
         self.query_one("#hint-progress", ProgressBar).update(total=total, progress=done)
 
-    def _show_hints(self, state: Any, hints: Hints) -> None:
+    def _show_hints(self, state: State, hints: Hints) -> None:
         if state is not self.session.state:
             return
         self.hints = hints
@@ -479,7 +503,7 @@ class SheetGameScreen(GameScreen):
         lines = [f"{_('option'):<28} {head:>14}"]
         for row in hints.rows[:12]:
             mark = " ★" if row.best else ""
-            value = f"{row.value:.2f}" if hints.exact else f"{row.value:.0f}"
+            value = "" if row.value is None else f"{row.value:.2f}" if hints.exact else f"{row.value:.0f}"
             lines.append(f"{row.label:<28} {value:>14}{mark}")
         if hints.note:
             lines.append(hints.note)
@@ -496,7 +520,7 @@ class SheetGameScreen(GameScreen):
         """Throw (first throw, or re-throw the dice not held)."""
         if not self._human_only():
             return
-        st = self.session.state
+        st = self.state
         if st.dice is not None and st.throws_left <= 0:
             self.say(_("No throws left: choose a box and press Enter."), error=True)
             return
@@ -504,7 +528,7 @@ class SheetGameScreen(GameScreen):
         self.selected = None  # the new dice choose their own best box
         if self.attempt(self.session.throw):
             self.message = ""
-            if self.session.state._must_announce():
+            if self.state.must_announce():
                 self.announcing = True
             self.after_change(scored=False)
 
@@ -553,7 +577,7 @@ class SheetGameScreen(GameScreen):
         """Enter the dice in the chosen box (or announce it, when announcing)."""
         if not self._human_only():
             return
-        st = self.session.state
+        st = self.state
         if st.dice is None:
             self.say(_("Throw first (space)."), error=True)
             return
@@ -561,7 +585,7 @@ class SheetGameScreen(GameScreen):
             self.say(_("No box can take these dice."), error=True)
             return
         col, box = self.selected
-        if self.announcing or st._must_announce():
+        if self.announcing or st.must_announce():
             if self.attempt(self.session.act, Announce(st.rules.categories[box].id)):
                 self.announcing = False
                 self.selected = None
@@ -582,7 +606,7 @@ class SheetGameScreen(GameScreen):
         """kniffel-4: choose a box of the announced column (right after the first throw)."""
         if not self._human_only():
             return
-        st = self.session.state
+        st = self.state
         if not any(isinstance(a, Announce) for a in st.legal_actions()):
             self.say(_("You can announce only right after the first throw."), error=True)
             return
@@ -592,7 +616,7 @@ class SheetGameScreen(GameScreen):
 
     def action_cancel(self) -> None:
         """Leave announcing mode."""
-        if self.announcing and not self.session.state._must_announce():
+        if self.announcing and not self.state.must_announce():
             self.announcing = False
             self.selected = None
             self.refresh_view()

@@ -10,7 +10,6 @@ go to, the cells a completed line still owes circles in, the cursor and the hint
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,7 +17,10 @@ from textual.containers import Container, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from pasch.engine import KnasterGrid, cell_name, line_combination
+from pasch.engine import KnasterGrid, KnasterState, cell_name, line_combination
+
+# The grid geometry is about to become public in pasch.engine (the engine branch); until it lands, this is
+# the terminal's one import of it (pasch.tui._knaster takes line_value from here).
 from pasch.engine._knaster_grid import LINE_MASKS, LINES, line_value
 from pasch.i18n import N_, _, ngettext
 
@@ -31,6 +33,7 @@ __all__ = [
     "combination_name",
     "grid_text",
     "line_label",
+    "line_value",
     "owed_cells",
 ]
 
@@ -71,7 +74,7 @@ def cell_text(grid: KnasterGrid, index: int) -> str:
     return f"({n})" if grid.circled >> index & 1 else str(n)
 
 
-def owed_cells(state: Any, player: int) -> frozenset[int]:
+def owed_cells(state: KnasterState, player: int) -> frozenset[int]:
     """The uncircled cells of the lines ``player`` must still circle in now (empty unless they act)."""
     if state.is_terminal or player != state.current or not state.duties:
         return frozenset()
@@ -101,12 +104,12 @@ class GridMarks:
     preview: int | None = None
 
 
-def _value_text(state: Any, grid: KnasterGrid, line: int) -> str:
+def _value_text(state: KnasterState, grid: KnasterGrid, line: int) -> str:
     value = line_value(state.knaster, line)
     return f"[{value}]" if grid.is_scored(line) else str(value)
 
 
-def grid_summary(state: Any, player: int) -> str:
+def grid_summary(state: KnasterState, player: int) -> str:
     """``written 12/25 · circled 5 · lines 9 · total 14``."""
     grid = state.grids[player]
     lines = grid.line_points(state.knaster)
@@ -115,7 +118,7 @@ def grid_summary(state: Any, player: int) -> str:
     )
 
 
-def grid_text(state: Any, player: int, marks: GridMarks | None = None) -> str:
+def grid_text(state: KnasterState, player: int, marks: GridMarks | None = None) -> str:
     """One player's grid as aligned text: ``(7)`` circled, ``[9]`` a fully circled line's value, the
     cursor cell in ``>...<`` and cells the called number may take marked ``+``."""
     m = marks or GridMarks()
@@ -246,7 +249,7 @@ class GridView(Vertical):
             yield LineValue(p, MAIN)
         yield Static(classes="summary", id=f"g{p}-summary")
 
-    def show(self, state: Any, marks: GridMarks, current: bool) -> None:
+    def show(self, state: KnasterState, marks: GridMarks, current: bool) -> None:
         """Draw the player's grid from ``state`` with ``marks``."""
         p = self.player
         grid: KnasterGrid = state.grids[p]

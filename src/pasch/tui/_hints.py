@@ -1,120 +1,92 @@
-"""Hints: every option's value from the solver, best marked; computed off the UI thread.
+"""Hints: the advice of :func:`pasch.app.advise`, worded for the terminal; computed off the UI thread.
 
-The exact values come from ``pasch.solver`` (single-column rule sets): every legal option with the
-expected final score of the column if the player takes it and plays optimally afterwards. Where the
-solver has no table (multi-column games) the hint lists what each box pays now and says so.
+The policy is the application layer's, the same as the web's and ``pasch play --plain``'s: single-column
+sheets get every legal option with its exact value (the expected final score of the sheet if the player
+takes it and plays optimally afterwards); multi-column games get the strongest bot's choice, what to keep
+included, beside what each box pays now. This module only puts it in words.
 """
 
 from __future__ import annotations
 
-import importlib
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from pasch.errors import PaschError
+from pasch.app import AdviceOption, advise
+from pasch.engine import Action, Announce, Keep, Score, State
 from pasch.i18n import _, box_name
+from pasch.rules import RuleSet
 
-__all__ = ["HintRow", "Hints", "SolverUnavailableError", "compute_hints", "hint_label"]
+__all__ = ["HintRow", "Hints", "compute_hints", "hint_label"]
 
 Progress = Callable[[int, int], None]
 
 
-class SolverUnavailableError(Exception):
-    """The solver (or its query API) is not installed."""
-
-
 @dataclass(frozen=True, slots=True)
 class HintRow:
-    """One option: its action text, a label, its value and whether it is the best."""
+    """One option: its action text, a label, its value and whether it is the best.
+
+    Attributes:
+        action: the action's text (``score chance``, ``keep 3 3``).
+        label: the action in words, in the current language.
+        value: the expected final score (exact hints), or what a box pays now; None for a suggestion that
+            enters nothing (``keep 3 3`` suggested by the bot).
+        best: the best option (exact hints), or the bot's choice.
+    """
 
     action: str
     label: str
-    value: float
+    value: float | None
     best: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Hints:
-    """The options, best first; ``exact`` when the values are the solver's."""
+    """The options, best first where ``exact`` (the solver's values), else the bot's choice and the boxes.
+
+    Attributes:
+        rows: the options.
+        exact: whether the values are the solver's expected final scores.
+        note: one line saying what the values are.
+        suggestion: the suggested action in words (empty when there is none).
+    """
 
     rows: tuple[HintRow, ...]
     exact: bool
     note: str = ""
+    suggestion: str = ""
 
 
-def hint_label(state: Any, action: Any) -> str:
+def hint_label(rules: RuleSet, action: Action) -> str:
     """An action in words, in the current language (``Full house (2)``, ``keep 3 3``)."""
-    text = str(action)
-    words = text.split()
-    if words[0] == "score":
-        col, _sep, cat = words[1].rpartition(":")
-        name = box_name(state.rules, cat)
-        return f"{name} ({col})" if col else name
-    if words[0] == "keep":
-        return _("keep {dice}").format(dice=" ".join(words[1:])) if len(words) > 1 else _("throw all again")
-    if words[0] == "announce":
-        return _("announce {box}").format(box=box_name(state.rules, words[1]))
-    return text
+    if isinstance(action, Score):
+        name = box_name(rules, action.category)
+        return f"{name} ({action.column})" if action.column is not None else name
+    if isinstance(action, Keep):
+        if action.dice:
+            return _("keep {dice}").format(dice=" ".join(str(d) for d in action.dice))
+        return _("throw all again")
+    if isinstance(action, Announce):
+        return _("announce {box}").format(box=box_name(rules, action.category))
+    return str(action)
 
 
-_SOLVERS: dict[str, Any] = {}
-_LOCK = threading.Lock()
+def _row(rules: RuleSet, option: AdviceOption, exact: bool) -> HintRow:
+    value = option.value if exact else (None if option.points is None else float(option.points))
+    return HintRow(str(option.action), hint_label(rules, option.action), value, option.best)
 
 
-def _solver_for(rules: Any, progress: Progress | None) -> Any:
-    """The solver of a rule set, loaded (or built, reporting progress) once per process."""
-    with _LOCK:
-        got = _SOLVERS.get(rules.id)
-        if got is None:
-            try:
-                solver_mod = importlib.import_module("pasch.solver")
-            except ImportError as exc:
-                raise SolverUnavailableError(str(exc)) from None
-            try:
-                got = solver_mod.Solver.load(rules, progress=progress)
-            except PaschError as exc:  # multi-column games and Knaster have no table
-                raise SolverUnavailableError(str(exc)) from None
-            _SOLVERS[rules.id] = got
-        return got
+def compute_hints(state: State, progress: Progress | None = None) -> Hints:
+    """The hint table for ``state`` (call it in a worker: the solver may build its table first).
 
-
-def _solver_values(state: Any, progress: Progress | None) -> list[tuple[str, float]]:
-    """Each legal option's expected final score of the column (points so far + expected rest)."""
-    rules = state.rules
-    if rules.n_columns != 1 or state.dice is None or state.announced is not None:
-        raise SolverUnavailableError("the solver plays single-column sheets")
-    solver = _solver_for(rules, progress)
-    col = state.sheets[state.current].columns[0]
-    base = state.column_totals(state.current, 0).total
-    options = solver.options(list(col.scores), list(state.dice), int(state.throws_left), sharp=bool(state.sharp))
-    return [(o.action_text, base + float(o.value)) for o in options]
-
-
-def compute_hints(state: Any, progress: Progress | None = None) -> Hints:
-    """The hint table for ``state`` (call it in a worker: the solver may build its table first)."""
-    try:
-        values = _solver_values(state, progress)
-    except SolverUnavailableError:
-        values = []
-    if values:
-        values.sort(key=lambda av: -av[1])
-        best = values[0][1]
-        rows = tuple(HintRow(str(a), hint_label(state, a), v, abs(v - best) < 1e-9) for a, v in values)
-        return Hints(rows, exact=True, note=_("Expected final score of this sheet with optimal play from here."))
-    options = list(state.score_options())
-    multi = state.rules.n_columns > 1
-    rows_l: list[HintRow] = []
-    for n, (c, opt) in enumerate(options, start=1):
-        cid = state.rules.categories[opt.index].id
-        action = f"score {c + 1}:{cid}" if multi else f"score {cid}"
-        rows_l.append(HintRow(action, hint_label(state, action), float(opt.total)))
-        if progress is not None:
-            progress(n, len(options))
-    rows_l.sort(key=lambda r: -r.value)
-    if rows_l:
-        top = rows_l[0].value
-        rows_l = [HintRow(r.action, r.label, r.value, r.value == top) for r in rows_l]
-    note = _("Exact values need the solver; showing the points each box pays now.")
-    return Hints(tuple(rows_l), exact=False, note=note)
+    Raises:
+        IllegalActionError: the game is over or dice are in the air.
+    """
+    advice = advise(state, progress=progress)
+    rules: RuleSet = state.rules
+    rows = tuple(_row(rules, o, advice.exact) for o in advice.options)
+    if advice.exact:
+        note = _("Expected final score of this sheet with optimal play from here.")
+    else:
+        note = _("No exact values for this game: ★ is the strongest bot's choice; points are what each box pays now.")
+    suggestion = hint_label(rules, advice.suggestion) if advice.suggestion is not None else ""
+    return Hints(rows, advice.exact, note, suggestion)

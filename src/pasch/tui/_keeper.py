@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Checkbox, Input, Static
 
-from pasch.engine import Action, Enter, Score
+from pasch.engine import Action, Enter, Score, State
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.i18n import N_, _, box_name
 from pasch.tui._game import SheetGameScreen
@@ -120,7 +120,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
 
     def draw_dice(self) -> None:
         """Show the dice entered this turn."""
-        st = self.session.state
+        st = self.state
         shown = self.query_one("#dice-shown", Static)
         if st.dice is None:
             shown.update(_("Enter the dice of {name}'s turn.").format(name=self.session.seat.name))
@@ -139,7 +139,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         """Enter the typed dice (and box); an empty line enters the dice in the chosen box."""
         text = event.value.strip()
         if not text:
-            if self.session.state.dice is not None and self.selected is not None:
+            if self.state.dice is not None and self.selected is not None:
                 self.action_score()
             else:
                 self.say(_("Type the five dice first, e.g. 13356."), error=True)
@@ -149,9 +149,9 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
             sharp = self.query_one("#sharp", Checkbox).value
         try:
             actions = parse_keeper_line(self.session, text, sharp)
-            state = self.session.state
+            trial: State = self.state
             for a in actions:  # try the whole line first: a refused box leaves the dice unentered too
-                state = state.apply(a)
+                trial = trial.apply(a)
         except PaschError as exc:
             self.say(_("Not allowed: {reason}").format(reason=exc), error=True)
             return

@@ -8,9 +8,8 @@ step is refused; bots play their seats one visible step at a time, as in the she
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import numpy as np
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,13 +17,12 @@ from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.widgets import Button, Digits, Footer, Header, Static
 
-from pasch import bots
-from pasch.engine import Action, Circle, Pass, Roll, Write, cell_name, parse_cell
-from pasch.engine._knaster_grid import line_value
-from pasch.errors import PaschError
+from pasch.app import advise
+from pasch.engine import Action, Circle, KnasterState, Pass, Roll, State, Write, cell_name, parse_cell
+from pasch.errors import IllegalActionError, PaschError
 from pasch.i18n import N_, _, ngettext
 from pasch.tui._game import GameScreen
-from pasch.tui._grid import GridCell, GridMarks, GridView, combination_name, grid_text, line_label
+from pasch.tui._grid import GridCell, GridMarks, GridView, combination_name, grid_text, line_label, line_value
 from pasch.tui._session import Session
 from pasch.tui._widgets import DiceBar
 
@@ -42,14 +40,17 @@ def _cell_of(action: Action) -> int | None:
     return None
 
 
-def knaster_hint(state: Any) -> Action:
-    """The Knaster bot's choice for the player to act (the hint).
+def knaster_hint(state: KnasterState) -> Action:
+    """The hint for the player to act: the advice of :func:`pasch.app.advise` (the strongest bot's choice,
+    which in Knaster is the Knaster bot's).
 
     Raises:
         IllegalActionError: the game is over or dice are in the air.
     """
-    action: Action = bots.make_bot("knaster").choose(state, np.random.default_rng(0))
-    return action
+    suggestion = advise(state).suggestion
+    if suggestion is None:  # pragma: no cover - advice always suggests in Knaster
+        raise IllegalActionError("no hint here")
+    return suggestion
 
 
 class KnasterGameScreen(GameScreen):
@@ -99,8 +100,8 @@ class KnasterGameScreen(GameScreen):
         self.last: dict[int, int] = {}
         self.hints_shown = False
         self.hint: Action | None = None
-        self._hint_for: Any = None
-        self._placed_for: Any = None
+        self._hint_for: State | None = None
+        self._placed_for: State | None = None
         self._shown_player: int | None = None
         self._texts: dict[str, str] = {}
 
@@ -110,7 +111,7 @@ class KnasterGameScreen(GameScreen):
         yield Header()
         with Horizontal(id="top"):
             with Horizontal(id="throw"):
-                yield DiceBar(self.session.state.knaster.dice, id="dice")
+                yield DiceBar(self.state.knaster.dice, id="dice")
                 with Container(id="sum-box"):
                     yield Digits("", id="sum")
             with Vertical(id="info"):
@@ -123,7 +124,7 @@ class KnasterGameScreen(GameScreen):
                 yield Static(id="hint")
                 yield Static(id="standings")
         with VerticalScroll(id="grids"), Container(id="board"):
-            for p in range(len(self.session.state.players)):
+            for p in range(len(self.state.players)):
                 yield GridView(p)
         yield Footer()
 
@@ -144,15 +145,22 @@ class KnasterGameScreen(GameScreen):
         self._fit_board(event.size.width)
 
     def _fit_board(self, width: int) -> None:
-        n = len(self.session.state.players)
+        n = len(self.state.players)
         per_row = max(1, min(n, (max(width, 40) - 2) // 39))
         self.query_one("#board", Container).styles.grid_size_columns = per_row
 
     # -- queries --------------------------------------------------------------------------------
     @property
-    def state(self) -> Any:
-        """The engine's Knaster state."""
-        return self.session.state
+    def state(self) -> KnasterState:
+        """The engine's Knaster state.
+
+        Raises:
+            TypeError: the session's game is not Knaster.
+        """
+        st = self.session.state
+        if not isinstance(st, KnasterState):
+            raise TypeError(f"{type(st).__name__} is not a Knaster state")
+        return st
 
     def legal_cells(self) -> dict[int, Action]:
         """The cells the player to act may write into or circle now, with the action for each."""
@@ -171,7 +179,7 @@ class KnasterGameScreen(GameScreen):
         """The cursor cell of the player to act."""
         return self.cursors.get(self.state.current, CENTRE)
 
-    def turn_done(self, action: Any) -> bool:
+    def turn_done(self, action: Action) -> bool:
         """A number is done when everybody has acted on it: save then."""
         return self.state.number is None
 
@@ -238,8 +246,9 @@ class KnasterGameScreen(GameScreen):
         cur = self.cursors.get(p, CENTRE)
         if cur in legal:
             return
-        if self.hints_shown and self.hint_for(st) is not None:
-            hinted = _cell_of(self.hint_for(st))  # type: ignore[arg-type]
+        hint = self.hint_for(st) if self.hints_shown else None
+        if hint is not None:
+            hinted = _cell_of(hint)
             if hinted is not None:
                 self.cursors[p] = hinted
                 return
@@ -305,9 +314,11 @@ class KnasterGameScreen(GameScreen):
         return grid_text(st, p, marks)
 
     # -- words for steps ------------------------------------------------------------------------
-    def describe_step(self, before: Any, after: Any, name: str, action: Any) -> str:
+    def describe_step(self, before: State, after: State, name: str, action: Action) -> str:
         """``Bob throws 3 + 4 = 7.``, ``Bob writes 7 at b3.``, ``Bob circles the 7 at b3.``, ``Bob passes.``
         plus the lines the step completed or fully circled."""
+        if not isinstance(before, KnasterState) or not isinstance(after, KnasterState):
+            return super().describe_step(before, after, name, action)
         if isinstance(action, Roll):
             dice = tuple(after.dice or ())
             return _("{name} throws {dice} = {number}.").format(
@@ -317,7 +328,8 @@ class KnasterGameScreen(GameScreen):
             return _("{name} passes: no cell can take {number}.").format(name=name, number=before.number)
         p = before.current
         i = _cell_of(action)
-        assert i is not None
+        if i is None:
+            return super().describe_step(before, after, name, action)
         where = cell_name(i // SIZE, i % SIZE)
         if isinstance(action, Write):
             text = _("{name} writes {number} at {cell}.").format(name=name, number=action.number, cell=where)
@@ -333,14 +345,14 @@ class KnasterGameScreen(GameScreen):
             text += " " + _("Line complete!")
         return text
 
-    def bot_moved(self, before: Any, action: Any) -> None:
+    def bot_moved(self, before: State, action: Action) -> None:
         """Mark the bot's cell."""
         i = _cell_of(action)
         if i is not None:
-            self.last[before.current] = i
+            self.last[before.current_player] = i
 
     # -- hints ----------------------------------------------------------------------------------
-    def hint_for(self, state: Any) -> Action | None:
+    def hint_for(self, state: KnasterState) -> Action | None:
         """The hint for ``state`` (computed once per position; None when there is nothing to choose)."""
         if state.is_terminal or state.number is None or state.is_chance_node:
             return None

@@ -1,104 +1,54 @@
-"""A game being played in the terminal app, without any drawing: seats, dice positions, holds, undo.
+"""A game being played in the terminal app: a :class:`pasch.app.Match` plus what only the terminal's table
+remembers around it, where each die lies and which dice the player holds.
 
-The engine decides everything about the game; the session only remembers what a table remembers
-around it: which die sits where, which dice the player is holding, who is a bot, and which of the
-human's last steps may still be taken back.
-
-Undo (issue 4): a hold change, an announcement or a scoring choice may be taken back; a throw may
-not, once seen, and a scoring choice only until the next player throws. In Knaster a write, a circle or
-a pass may be taken back likewise, until the next number is thrown. Score-keeper games take back any
-entry (the table's dice are not secret). Undo restores the earlier immutable state object itself,
-so every total, bonus, extra point and flag is exactly what it was.
+The match owns everything about the game in progress: state, log, dice source, seats, which bot plays a
+seat, and the undo policy (a scoring choice, an announcement, a score keeper's entry, a Knaster write,
+circle or pass may be taken back until the next throw; a throw may not, once seen). The session adds the
+dice layout: positions stay put across re-throws, and a hold change is a step of its own that undo takes
+back (:meth:`pasch.app.Match.checkpoint`). Every step carries the layout before it as its memo, so undo
+restores the held dice exactly as they lay.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
-from pasch.engine import Action, Announce, Circle, Enter, Game, GameLog, Keep, Pass, Roll, Score, Write
-from pasch.rules import RuleSet, get
-from pasch.tui._bots import Bot, check_bot, make_bot
+from pasch.app import Match, Seat, parse_seats
+from pasch.engine import Action, Enter, Game, GameLog, GameState, Keep, Roll, Score, State
+from pasch.errors import IllegalActionError, PaschError
+from pasch.rules import RuleSet
 
-__all__ = ["Seat", "Session", "parse_seats"]
+__all__ = ["DiceLayout", "Seat", "Session", "parse_seats"]
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
-    """A player's name and kind (``human`` or ``bot:NAME``)."""
+class DiceLayout:
+    """The dice as they lie on the terminal's table: faces in table order and which of them are held."""
 
-    name: str
-    kind: str = "human"
-
-    @property
-    def is_bot(self) -> bool:
-        """Whether a bot plays this seat."""
-        return self.kind.startswith("bot")
-
-
-def parse_seats(text: str | Sequence[str]) -> list[Seat]:
-    """Read players such as ``"Ada, Bob, bot:optimal, Eve=bot:greedy"`` into seats.
-
-    A bare ``bot:NAME`` gets a name like ``OptimalBot`` (numbered if several).
-
-    Raises:
-        ValueError: no players, or an unknown bot name.
-    """
-    items = [p.strip() for p in (text.split(",") if isinstance(text, str) else text)]
-    items = [p for p in items if p]
-    if not items:
-        raise ValueError("no players given")
-    seats: list[Seat] = []
-    used: set[str] = set()
-    for item in items:
-        name, _, kind = item.partition("=")
-        if not kind and name.lower().startswith("bot"):
-            name, kind = "", name
-        kind = kind.strip().lower() or "human"
-        if kind != "human":
-            bot = kind.split(":", 1)[1] if ":" in kind else "greedy"
-            make_bot(bot)  # validates the name
-            kind = f"bot:{bot}"
-            if not name.strip():
-                base = f"{bot.capitalize()}Bot"
-                name, n = base, 2
-                while name in used:
-                    name, n = f"{base}{n}", n + 1
-        seats.append(Seat(name.strip(), kind))
-        used.add(name.strip())
-    return seats
-
-
-@dataclass
-class _Snapshot:
-    state: Any
-    n_actions: int
-    faces: tuple[int, ...]
-    holds: tuple[bool, ...]
-
-
-@dataclass
-class Session:
-    """The game, its seats, the dice as laid out on the table and the undo history.
-
-    Attributes:
-        game: the engine's game (state, log, dice generator).
-        seats: who plays each seat.
-        faces: the dice in table order (positions stay put across re-throws), empty before a throw.
-        holds: for each position, whether the player holds that die for the next throw.
-        game_id: the id under which the game is saved, once saved.
-    """
-
-    game: Game
-    seats: list[Seat]
     faces: tuple[int, ...] = ()
     holds: tuple[bool, ...] = ()
-    game_id: int | None = None
-    _undo: list[_Snapshot] = field(default_factory=list)
-    _bots: dict[int, Bot] = field(default_factory=dict)
+
+
+class Session:
+    """A match and the dice as laid out on the table.
+
+    Args:
+        match: the game in progress.
+
+    Attributes:
+        match: the game in progress (state, log, dice source, seats, bots, undo).
+        faces: the dice in table order (positions stay put across re-throws), empty before a throw.
+        holds: for each position, whether the player holds that die for the next throw.
+    """
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.faces: tuple[int, ...] = ()
+        self.holds: tuple[bool, ...] = ()
+        self._reset_faces()
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -111,21 +61,14 @@ class Session:
         rng: np.random.Generator | None = None,
         keeper: bool = False,
     ) -> Session:
-        """A new game.
+        """A new game (see :meth:`pasch.app.Match.new`).
 
         Raises:
             RuleSetError: bad rule text.
             IllegalActionError: wrong number of players or bad names.
             ValueError: a bot seat whose bot does not play this game.
         """
-        rs = get(rules) if isinstance(rules, str) else rules
-        for seat in seats:
-            if seat.is_bot:
-                check_bot(seat.kind, rs)
-        gen = rng if rng is not None else np.random.default_rng(seed)
-        meta = {"seats": [s.kind for s in seats]}
-        game = Game(rs, [s.name for s in seats], rng=None if keeper else gen, keeper=keeper, meta=meta)
-        return cls(game=game, seats=list(seats))
+        return cls(Match.new(rules, seats, seed=seed, rng=rng, keeper=keeper))
 
     @classmethod
     def from_log(
@@ -136,71 +79,88 @@ class Session:
         seed: int | None = None,
         game_id: int | None = None,
     ) -> Session:
-        """Resume a logged game (bots per ``kinds``, else per the log's ``meta["seats"]``, else humans).
+        """Resume a logged game (bots per ``kinds``, else per the log's ``meta["seats"]``, else people).
 
         Raises:
             LogError: the log does not replay.
         """
-        kinds = list(kinds or log.meta.get("seats") or ["human"] * len(log.players))
-        rng = None if log.keeper else np.random.default_rng(seed)
-        game = Game.from_log(log, rng=rng)
-        game.meta["seats"] = kinds
-        seats = [Seat(n, k) for n, k in zip(log.players, kinds, strict=False)]
-        session = cls(game=game, seats=seats, game_id=game_id)
-        session._reset_faces()
-        return session
+        return cls(Match.from_log(log, kinds, seed=seed, game_id=game_id))
 
-    # -- queries ------------------------------------------------------------------------------
+    # -- the match, as the screens read it -------------------------------------------------------
     @property
-    def state(self) -> Any:
+    def state(self) -> State:
         """The current engine state."""
-        return self.game.state
+        return self.match.state
 
     @property
     def rules(self) -> RuleSet:
         """The rule set."""
-        return self.game.rules
+        return self.match.rules
 
     @property
-    def keeper(self) -> bool:
-        """Whether this is a score-keeper game (real dice at the table)."""
-        return bool(self.state.keeper)
-
-    @property
-    def finished(self) -> bool:
-        """Whether the game is over."""
-        return bool(self.state.is_terminal)
+    def seats(self) -> list[Seat]:
+        """Who plays each seat."""
+        return self.match.seats
 
     @property
     def seat(self) -> Seat:
         """The seat to act."""
-        seat: Seat = self.seats[int(self.state.current)]
-        return seat
-
-    @property
-    def bot_to_move(self) -> bool:
-        """Whether a bot is to act now."""
-        return not self.finished and self.seat.is_bot
-
-    @property
-    def can_undo(self) -> bool:
-        """Whether there is a step to take back."""
-        return bool(self._undo)
+        return self.match.seat
 
     @property
     def kinds(self) -> list[str]:
         """Every seat's kind, in seat order."""
-        return [s.kind for s in self.seats]
+        return self.match.kinds
+
+    @property
+    def keeper(self) -> bool:
+        """Whether this is a score-keeper game (real dice at the table)."""
+        return self.match.keeper
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.match.finished
+
+    @property
+    def bot_to_move(self) -> bool:
+        """Whether a bot is to act now."""
+        return self.match.bot_to_move
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a step to take back."""
+        return self.match.can_undo
+
+    @property
+    def game_id(self) -> int | None:
+        """The id under which the game is saved, once saved."""
+        return self.match.game_id
+
+    @game_id.setter
+    def game_id(self, value: int | None) -> None:
+        self.match.game_id = value
+
+    @property
+    def game(self) -> Game:
+        """The engine's recorded game (state, log, dice source)."""
+        return self.match.game
+
+    # -- the table ------------------------------------------------------------------------------
+    @property
+    def layout(self) -> DiceLayout:
+        """The dice as they lie now."""
+        return DiceLayout(self.faces, self.holds)
 
     @property
     def can_throw(self) -> bool:
-        """Whether the player to act may throw now (first throw or a re-throw)."""
+        """Whether the player to act may throw now in a sheet game (first throw or a re-throw)."""
         st = self.state
-        if self.finished or self.keeper:
+        if self.finished or self.keeper or not isinstance(st, GameState):
             return False
         if st.dice is None:
             return True
-        return bool(st.throws_left > 0 and not st._must_announce())
+        return st.throws_left > 0 and not st.must_announce()
 
     def held_dice(self) -> tuple[int, ...]:
         """The values of the held dice."""
@@ -208,16 +168,19 @@ class Session:
 
     # -- actions ------------------------------------------------------------------------------
     def toggle_hold(self, position: int) -> bool:
-        """Hold or release the die at ``position`` (0-based); False if there is nothing to hold now."""
+        """Hold or release the die at ``position`` (0-based); False if there is nothing to hold now.
+
+        The change is a step that :meth:`undo` takes back.
+        """
         if not self.faces or not 0 <= position < len(self.faces) or not self.can_throw or self.state.dice is None:
             return False
-        self._push()
+        self.match.checkpoint(memo=self.layout)
         holds = list(self.holds)
         holds[position] = not holds[position]
         self.holds = tuple(holds)
         return True
 
-    def throw(self) -> Any:
+    def throw(self) -> State:
         """Throw: the first throw of the turn, or re-throw every die not held.
 
         Raises:
@@ -227,74 +190,57 @@ class Session:
             return self.act(Roll())
         return self.act(Keep(self.held_dice()))
 
-    def score(self, column: int, index: int) -> Any:
-        """Enter the dice in box ``index`` of 0-based ``column``.
+    def score(self, column: int, index: int) -> State:
+        """Enter the dice in box ``index`` of 0-based ``column`` (a sheet game).
 
         Raises:
-            IllegalActionError: the box cannot take the dice now (the message says why).
+            IllegalActionError: the box cannot take the dice now (the message says why), or this is not a
+                sheet game.
         """
-        multi = self.rules.n_columns > 1
-        return self.act(Score(self.rules.categories[index].id, column + 1 if multi else None))
+        st = self.state
+        if not isinstance(st, GameState):
+            raise IllegalActionError(f"{self.rules.name} has no score sheet")
+        return self.act(st.score_action(column, index))
 
-    def act(self, action: Action | str) -> Any:
-        """Apply an action for the player to act and keep the dice layout and undo history in step.
+    def act(self, action: Action | str) -> State:
+        """Apply an action for the player to act (and the throw that follows) and keep the dice layout in step.
 
         Raises:
             InvalidActionError: malformed action.
             IllegalActionError: not allowed now; nothing changes.
         """
         act = Action.parse(action) if isinstance(action, str) else action
-        before = self._snapshot()
+        before = self.layout
         if isinstance(act, Roll | Keep):
             kept = act.dice if isinstance(act, Keep) else ()
             if tuple(sorted(self.held_dice())) != tuple(kept):
                 self._hold_values(kept)  # a bot or a typed action chose the dice to keep
-            self.game.act(act)
-            self._undo.clear()  # a throw is seen: nothing before it can be taken back
+            try:
+                self.match.act(act)
+            except PaschError:
+                self.faces, self.holds = before.faces, before.holds
+                raise
             self._lay_out(kept)
             return self.state
-        self.game.act(act)
-        if isinstance(act, Score | Announce | Enter | Write | Circle | Pass):
-            if not self.seats[before.state.current].is_bot:
-                self._undo.append(before)
-            if isinstance(act, Score):
-                self.faces, self.holds = (), ()
-            elif isinstance(act, Enter):
-                self._reset_faces()
+        self.match.act(act, memo=before)
+        if isinstance(act, Score):
+            self.faces, self.holds = (), ()
+        elif isinstance(act, Enter):
+            self._reset_faces()
         return self.state
 
     def undo(self) -> bool:
-        """Take back the last undoable step; False if there is none."""
-        if not self._undo:
+        """Take back the last undoable step (with the dice as they lay before it); False if there is none."""
+        step = self.match.undo()
+        if step is None:
             return False
-        snap = self._undo.pop()
-        self.game.state = snap.state
-        del self.game.actions[snap.n_actions :]
-        self.faces, self.holds = snap.faces, snap.holds
+        if isinstance(step.memo, DiceLayout):
+            self.faces, self.holds = step.memo.faces, step.memo.holds
+        else:
+            self._reset_faces()
         return True
 
-    def bot_action(self) -> Action:
-        """The action the bot to act chooses now.
-
-        Raises:
-            RuntimeError: the player to act is not a bot.
-        """
-        seat_index = self.state.current
-        if not self.seats[seat_index].is_bot:
-            raise RuntimeError(f"{self.seats[seat_index].name} is not a bot")
-        bot = self._bots.get(seat_index)
-        if bot is None:
-            bot = self._bots[seat_index] = make_bot(self.seats[seat_index].kind)
-        rng = self.game.rng if self.game.rng is not None else np.random.default_rng()
-        return bot.choose(self.state, rng)
-
     # -- internals ----------------------------------------------------------------------------
-    def _snapshot(self) -> _Snapshot:
-        return _Snapshot(self.state, len(self.game.actions), self.faces, self.holds)
-
-    def _push(self) -> None:
-        self._undo.append(self._snapshot())
-
     def _reset_faces(self) -> None:
         dice = self.state.dice
         self.faces = tuple(dice) if dice else ()

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select, Static
 
+from pasch.app import BOT_KINDS, HUMAN, Seat, check_bot, parse_seats
 from pasch.i18n import LANGUAGES, N_, _, get_language, language_name, rules_description
 from pasch.rules import BASES, get
-from pasch.tui._bots import BOT_KINDS, check_bot
-from pasch.tui._common import translate_bindings
-from pasch.tui._session import Seat
+from pasch.tui._common import GameHost, translate_bindings
 
 __all__ = ["SetupChoice", "SetupScreen"]
 
@@ -29,13 +29,24 @@ class SetupChoice:
         self.rules, self.seats, self.keeper = rules, seats, keeper
 
 
+_BOT_LABELS = {"greedy": N_("Bot: greedy"), "optimal": N_("Bot: optimal"), "random": N_("Bot: random")}
+"""The words for the bots the registry offers (any other is ``Bot: NAME``)."""
+
+
+def _bot_label(name: str) -> str:
+    label = _BOT_LABELS.get(name)
+    return _(label) if label else _("Bot: {name}").format(name=name)
+
+
 def _kind_options() -> list[tuple[str, str]]:
-    names = {"greedy": _("Bot: greedy"), "optimal": _("Bot: optimal"), "random": _("Bot: random")}
-    return [(_("Human"), "human"), *((names[k], f"bot:{k}") for k in BOT_KINDS)]
+    """Human, then every bot the registry offers, best first (:data:`pasch.app.BOT_KINDS`)."""
+    return [(_("Human"), HUMAN), *((_bot_label(b.name), b.kind) for b in BOT_KINDS if b.offered)]
 
 
 class SetupScreen(Screen[SetupChoice]):
     """Choose the game; Start dismisses the screen with a :class:`SetupChoice`."""
+
+    app = getters.app(GameHost)
 
     DEFAULT_CSS = """
     SetupScreen VerticalScroll { padding: 1 2; }
@@ -103,7 +114,7 @@ class SetupScreen(Screen[SetupChoice]):
     def _player_row(self, k: int, seat: Seat) -> Horizontal:
         options = _kind_options()
         if seat.kind not in {v for _label, v in options}:  # a bot named on the command line, e.g. bot:knaster
-            options.append((_("Bot: {name}").format(name=seat.kind.partition(":")[2]), seat.kind))
+            options.append((_bot_label(seat.kind.partition(":")[2]), seat.kind))
         return Horizontal(
             Input(value=seat.name, placeholder=_("name"), classes="player-name", id=f"name-{k}"),
             Select(options, value=seat.kind, allow_blank=False, classes="player-kind", id=f"kind-{k}"),
@@ -116,12 +127,8 @@ class SetupScreen(Screen[SetupChoice]):
         for k in range(len(self.query(".player"))):
             name = self.query_one(f"#name-{k}", Input).value.strip()
             kind = str(self.query_one(f"#kind-{k}", Select).value)
-            if not name:
-                name = (
-                    f"{kind.split(':')[1].capitalize()}Bot"
-                    if kind.startswith("bot")
-                    else _("Player {n}").format(n=k + 1)
-                )
+            if not name:  # a bot is named as on the command line (OptimalBot), a person by their seat
+                name = parse_seats([kind])[0].name if kind != HUMAN else _("Player {n}").format(n=k + 1)
             seats.append(Seat(name, kind))
         return seats
 
@@ -139,9 +146,7 @@ class SetupScreen(Screen[SetupChoice]):
             self.seats = self.read_seats()
             self.rules_text = self.read_rules()
             self.keeper = self.query_one("#keeper", Checkbox).value
-            switch = getattr(self.app, "switch_language", None)
-            if switch is not None:
-                switch(str(event.value))
+            self.app.switch_language(str(event.value))
             await self.recompose()
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -168,8 +173,7 @@ class SetupScreen(Screen[SetupChoice]):
             seats = self.read_seats()
             new_game(rules, [s.name for s in seats])
             for seat in seats:
-                if seat.is_bot:
-                    check_bot(seat.kind, rules)
+                check_bot(seat.kind, rules)
         except (ValueError, KeyError) as exc:
             self.query_one("#setup-error", Static).update(_("Cannot start: {reason}").format(reason=exc))
             return

@@ -1,20 +1,31 @@
-"""The score sheet as data, ready for a table widget or plain text (no Textual here).
+"""The score sheet in words, ready for a table widget or plain text (no Textual here).
 
-Every player's every column; filled boxes, the current dice's potential scores in the boxes they may
-enter, upper sums, bonus progress, extra points and totals. The app draws it in a ``DataTable``; tests
-and screen readers read :func:`sheet_text`.
+The layout (which rows, every sum, the bonus progress and whether it is still reachable, extra points,
+column and grand totals, what the dice would pay in each box they may enter) is the application layer's
+(:func:`pasch.app.sheet_layout`); this module only labels and marks its cells. The app draws the model in
+a ``DataTable``; tests and screen readers read :func:`sheet_text`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from pasch.app import BonusProgress, ColumnLayout, LayoutCache, LayoutRow, RowKind, SheetLayout, sheet_layout
+from pasch.engine import GameState
 from pasch.i18n import N_, _, box_name, ngettext
-from pasch.rules import BoxOption, ExtraPolicy, Order
-from pasch.rules._scorers import ScorerKind
+from pasch.rules import BoxOption, Order, RuleSet
 
-__all__ = ["Cell", "Row", "SheetModel", "bonus_progress", "build_sheet", "column_legend", "sheet_text"]
+__all__ = [
+    "Cell",
+    "Row",
+    "SheetModel",
+    "bonus_progress",
+    "build_sheet",
+    "column_legend",
+    "sheet_model",
+    "sheet_text",
+]
 
 ORDER_MARK = {Order.FREE: "", Order.DOWN: "↓", Order.UP: "↑", Order.ANNOUNCED: "!"}
 
@@ -54,7 +65,7 @@ class SheetModel:
     headers: tuple[str, ...]
     columns: tuple[tuple[int, int], ...]
     rows: tuple[Row, ...]
-    options: dict[tuple[int, int], BoxOption]
+    options: Mapping[tuple[int, int], BoxOption]
     current: int | None
 
     def value_column(self, player: int, column: int) -> int:
@@ -74,7 +85,7 @@ _ORDER_WORDS = {
 }
 
 
-def column_legend(rules: Any) -> str:
+def column_legend(rules: RuleSet) -> str:
     """What each column's mark means, for multi-column games (empty for one column):
     ``Columns: 1↓ top to bottom · 2↑ bottom to top · 3! announced · 4 free order``."""
     if rules.n_columns < 2:
@@ -87,100 +98,91 @@ def _option_text(opt: BoxOption) -> str:
     return f"{opt.points}+{opt.extra}" if opt.extra else str(opt.points)
 
 
-def bonus_progress(state: Any, player: int, column: int = 0) -> str | None:
+def bonus_progress(progress: BonusProgress | None) -> str | None:
     """``12 to go for +35``, ``bonus +35 earned`` or ``bonus out of reach``; None without a bonus."""
-    rules = state.rules
-    if rules.bonus_threshold is None:
+    if progress is None:
         return None
-    t = state.column_totals(player, column)
-    if t.bonus:
-        return _("bonus +{bonus} earned").format(bonus=rules.bonus)
-    if _max_upper(state, player, column) < rules.bonus_threshold:
+    if progress.earned:
+        return _("bonus +{bonus} earned").format(bonus=progress.amount)
+    if not progress.reachable:
         return _("bonus out of reach")
-    need = rules.bonus_threshold - t.upper
-    return ngettext("{n} to go for +{bonus}", "{n} to go for +{bonus}", need).format(n=need, bonus=rules.bonus)
+    need = progress.need
+    return ngettext("{n} to go for +{bonus}", "{n} to go for +{bonus}", need).format(n=need, bonus=progress.amount)
 
 
-def _max_upper(state: Any, player: int, column: int) -> int:
-    rules = state.rules
-    col = state.sheets[player].columns[column]
-    best = state.column_totals(player, column).upper
-    for i in rules.upper_indices:
-        sc = rules.categories[i].scorer
-        if col.scores[i] is None and sc.kind is ScorerKind.FACE:
-            best += sc.face * rules.dice
-    return int(best)
-
-
-def _bonus_cell(state: Any, player: int, column: int) -> Cell:
-    rules = state.rules
-    t = state.column_totals(player, column)
-    if t.bonus:
-        return Cell(str(t.bonus), "sum")
-    col = state.sheets[player].columns[column]
-    if all(col.scores[i] is not None for i in rules.upper_indices):
+def _bonus_cell(col: ColumnLayout) -> Cell:
+    progress = col.progress
+    if progress is None or progress.earned:
+        return Cell(str(col.bonus), "sum")
+    if col.upper_open == 0:
         return Cell("0", "sum")
-    if _max_upper(state, player, column) < rules.bonus_threshold:
+    if not progress.reachable:
         return Cell("–", "sum")
-    return Cell(_("-{n}").format(n=rules.bonus_threshold - t.upper), "progress")
+    return Cell(_("-{n}").format(n=progress.need), "progress")
 
 
-def build_sheet(state: Any, show_potential: bool = True) -> SheetModel:
-    """Lay out the sheet of a sheet game's state.
+def _box_cell(layout: SheetLayout, col: ColumnLayout, box: int, show_potential: bool) -> Cell:
+    is_cur = col.player == layout.current
+    v = col.scores[box]
+    if v is not None:
+        return Cell(f"{v}*" if box in col.doubled else str(v), "filled", is_cur)
+    opt = layout.options.get((col.column, box)) if is_cur and show_potential else None
+    announced = is_cur and layout.is_announced_box(col.column, box)
+    mark = "!" if announced else ""
+    if opt is not None:
+        return Cell(mark + _option_text(opt), "announced" if announced else "potential", is_cur)
+    return Cell(mark, "announced" if announced else "open", is_cur)
+
+
+def _row(layout: SheetLayout, row: LayoutRow, show_potential: bool) -> Row:
+    rules = layout.rules
+    cols = layout.columns
+    if row.kind is RowKind.BOX:
+        assert row.box is not None
+        box = row.box
+        return Row(box_name(rules, box), tuple(_box_cell(layout, c, box, show_potential) for c in cols), box)
+    if row.kind is RowKind.UPPER_SUM:
+        return Row(_("Upper sum"), tuple(Cell(str(c.upper), "sum") for c in cols), kind="sum")
+    if row.kind is RowKind.BONUS:
+        label = _("Bonus (+{bonus} at {threshold})").format(bonus=rules.bonus, threshold=rules.bonus_threshold)
+        return Row(label, tuple(_bonus_cell(c) for c in cols), kind="sum")
+    if row.kind is RowKind.EXTRA:
+        return Row(_("Extra points"), tuple(Cell(str(c.extra), "sum") for c in cols), kind="sum")
+    if row.kind is RowKind.TOTAL:
+        return Row(_("Total"), tuple(Cell(str(c.total), "total") for c in cols), kind="total")
+    grand = tuple(Cell(str(layout.grand_totals[c.player]) if c.column == 0 else "", "total") for c in cols)
+    return Row(_("Grand total"), grand, kind="total")
+
+
+def build_sheet(state: GameState, show_potential: bool = True, cache: LayoutCache | None = None) -> SheetModel:
+    """The sheet of a sheet game's state in words (see :func:`sheet_model`).
 
     Args:
-        state: a ``pasch.engine.GameState``.
+        state: the state.
+        show_potential: show what the current dice would score in the boxes they may enter.
+        cache: column layouts of the same game seen before (one per screen).
+    """
+    return sheet_model(sheet_layout(state, cache), show_potential)
+
+
+def sheet_model(layout: SheetLayout, show_potential: bool = True) -> SheetModel:
+    """The sheet of a layout (:func:`pasch.app.sheet_layout`) in words: labels, marks and cell kinds.
+
+    Args:
+        layout: the sheet's layout.
         show_potential: show what the current dice would score in the boxes they may enter.
     """
-    rules = state.rules
-    n_cols = rules.n_columns
-    players = state.players
-    pcs = tuple((p, c) for p in range(len(players)) for c in range(n_cols))
-    current = None if state.is_terminal else state.current
+    rules = layout.rules
+    multi = rules.n_columns > 1
     headers = []
-    for p, c in pcs:
-        name = players[p]
-        if n_cols > 1:
-            name = f"{name} {c + 1}{ORDER_MARK[rules.columns[c]]}"
-        headers.append(("▶" if p == current else "") + name)
-    options = {(c, o.index): o for c, o in state.score_options()} if current is not None else {}
-    rows: list[Row] = []
-
-    def box_row(i: int) -> Row:
-        cells = []
-        for p, c in pcs:
-            col = state.sheets[p].columns[c]
-            v = col.scores[i]
-            is_cur = p == current
-            if v is not None:
-                cells.append(Cell(f"{v}*" if i in col.doubled else str(v), "filled", is_cur))
-                continue
-            opt = options.get((c, i)) if is_cur and show_potential else None
-            announced = is_cur and state.announced == i and rules.columns[c] is Order.ANNOUNCED
-            mark = "!" if announced else ""
-            if opt is not None:
-                cells.append(Cell(mark + _option_text(opt), "announced" if announced else "potential", is_cur))
-            else:
-                cells.append(Cell(mark, "announced" if announced else "open", is_cur))
-        return Row(box_name(rules, i), tuple(cells), i)
-
-    totals = {pc: state.column_totals(*pc) for pc in pcs}
-    upper = [i for i, cat in enumerate(rules.categories) if cat.is_upper]
-    lower = [i for i, cat in enumerate(rules.categories) if not cat.is_upper]
-    rows.extend(box_row(i) for i in upper)
-    if upper:
-        rows.append(Row(_("Upper sum"), tuple(Cell(str(totals[pc].upper), "sum") for pc in pcs), kind="sum"))
-        if rules.bonus_threshold is not None:
-            label = _("Bonus (+{bonus} at {threshold})").format(bonus=rules.bonus, threshold=rules.bonus_threshold)
-            rows.append(Row(label, tuple(_bonus_cell(state, *pc) for pc in pcs), kind="sum"))
-    rows.extend(box_row(i) for i in lower)
-    if rules.extra is not ExtraPolicy.NONE:
-        rows.append(Row(_("Extra points"), tuple(Cell(str(totals[pc].extra), "sum") for pc in pcs), kind="sum"))
-    rows.append(Row(_("Total"), tuple(Cell(str(totals[pc].total), "total") for pc in pcs), kind="total"))
-    if n_cols > 1:
-        grand = tuple(Cell(str(state.total(p)) if c == 0 else "", "total") for p, c in pcs)
-        rows.append(Row(_("Grand total"), grand, kind="total"))
-    return SheetModel(tuple(headers), pcs, tuple(rows), options, current)
+    for col in layout.columns:
+        name = layout.players[col.player]
+        if multi:
+            name = f"{name} {col.column + 1}{ORDER_MARK[col.order]}"
+        headers.append(("▶" if col.player == layout.current else "") + name)
+    rows = tuple(_row(layout, r, show_potential) for r in layout.rows)
+    pcs = tuple((c.player, c.column) for c in layout.columns)
+    return SheetModel(tuple(headers), pcs, rows, layout.options, layout.current)
 
 
 def sheet_text(model: SheetModel, selected: tuple[int, int] | None = None) -> str:

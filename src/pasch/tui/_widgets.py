@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
@@ -91,7 +92,7 @@ class DiceBar(Widget):
         super().__init__(id=id)
         self.count = count
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         """One :class:`Die` per die."""
         for k in range(self.count):
             yield Die(k, id=f"die-{k + 1}")
