@@ -22,7 +22,7 @@ from pasch.app._layout import (
     SheetLayout,
     sheet_layout,
 )
-from pasch.app._match import BotTurn, Match, UndoStep
+from pasch.app._match import BotTurn, Match, Pending, UndoStep
 from pasch.app._seats import (
     BOT_KINDS,
     HUMAN,
@@ -49,6 +49,7 @@ __all__ = [
     "LayoutCache",
     "LayoutRow",
     "Match",
+    "Pending",
     "RowKind",
     "Seat",
     "SheetLayout",

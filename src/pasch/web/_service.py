@@ -22,8 +22,9 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
 
 from pasch import __version__
-from pasch.app import BotTurn, check_bot, make_bot, play_bots, seat_kind
-from pasch.engine import Action, GameLog, Throw, new_game
+from pasch.app import BotTurn, Match, Pending, check_bot, make_bot, play_bots, seat_kind
+from pasch.app import Seat as AppSeat
+from pasch.engine import Action, GameLog, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import get as get_rules
 from pasch.storage import ABANDONED, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
@@ -90,10 +91,8 @@ class Room:
     seed: str
     commitment: str
     seats: list[Seat]
-    state: Any
-    seq: int = 0
-    actions: list[str] = field(default_factory=list)
-    stream: DiceStream | None = None
+    match: Match
+    """The game in progress: state, log and the room's committed dice stream (:mod:`pasch.app`)."""
     status: str = "playing"
     rematch_of: str | None = None
     rematch_code: str | None = None
@@ -105,6 +104,21 @@ class Room:
     """Open websocket connections to the room (players and spectators)."""
     last_active: datetime = field(default_factory=lambda: datetime.now(UTC))
     """The last action, connection or disconnection (from the log when loaded)."""
+
+    @property
+    def state(self) -> State:
+        """The game's current state."""
+        return self.match.state
+
+    @property
+    def seq(self) -> int:
+        """The number of events in the room's log."""
+        return len(self.match.actions)
+
+    @property
+    def actions(self) -> list[str]:
+        """The room's events (actions and throws), in order."""
+        return self.match.actions
 
     @property
     def finished(self) -> bool:
@@ -206,17 +220,20 @@ class Service:
             Seat(s.seat, s.name, s.kind, s.token_hash, s.claimed)
             for s in session.scalars(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat))
         ]
-        state = new_game(row.rules, [s.name for s in seats], keeper=row.keeper)
-        stream = DiceStream(row.seed) if row.seed else None
         actions: list[str] = []
         last = row.created_at
         for ev in session.scalars(select(EventRow).where(EventRow.game_id == row.id).order_by(EventRow.seq)):
-            action = Action.parse(ev.action)
-            if isinstance(action, Throw) and stream is not None:
-                stream.next(state.pending, state.rules.faces)  # keep the stream in step with the log
-            state = state.apply(action)
             actions.append(ev.action)
             last = ev.created_at
+        log = GameLog(row.rules, tuple(s.name for s in seats), tuple(actions), keeper=row.keeper)
+        # The stream draws once per logged throw, so that it continues where the game stands.
+        match = Match.from_log(
+            log,
+            [s.kind for s in seats],
+            dice=DiceStream(row.seed) if row.seed else None,
+            sync_dice=True,
+            undo=False,
+        )
         return Room(
             id=row.id,
             code=row.code or "",
@@ -226,10 +243,7 @@ class Service:
             seed=row.seed,
             commitment=row.commitment,
             seats=seats,
-            state=state,
-            seq=len(actions),
-            actions=actions,
-            stream=stream,
+            match=match,
             status=row.status,
             rematch_of=row.rematch_of,
             rematch_code=row.rematch_code,
@@ -401,8 +415,13 @@ class Service:
             seed=seed,
             commitment=commitment,
             seats=[Seat(n, nm, k, h, h is not None) for n, ((nm, k), h) in enumerate(zip(clean, hashes, strict=True))],
-            state=new_game(rs, [n for n, _ in clean], keeper=keeper),
-            stream=DiceStream(seed) if seed else None,
+            match=Match.new(
+                rs,
+                [AppSeat(nm, k) for nm, k in clean],
+                dice=DiceStream(seed) if seed else None,
+                keeper=keeper,
+                undo=False,
+            ),
             rematch_of=rematch_of.code if rematch_of else None,
         )
         self.rooms[code] = room
@@ -523,12 +542,12 @@ class Service:
             await self._emit(room, {"type": "update", "by": seat, "events": result.events, "state": result.view})
         return result
 
-    def _validate(self, room: Room, seat: int | None, text: str) -> tuple[list[tuple[int | None, str]], Any, object]:
-        """The events an action of ``seat`` appends, the state after them, and the dice stream's position
-        before a throw it drew (None when it threw nothing); nothing else of the room is changed."""
+    def _validate(self, room: Room, seat: int | None, text: str) -> Pending:
+        """The events an action of ``seat`` appends and the state after them (its throw drawn from the room's
+        stream); nothing of the room changes until :meth:`Match.commit`."""
         if seat is None:
             raise ActError("spectator", "spectators watch; join a seat to play")
-        if room.status == "abandoned":
+        if room.status == ABANDONED:
             raise ActError("abandoned", "this game was abandoned (nobody played it for a long time); start a new one")
         try:
             action = Action.parse(text)
@@ -544,27 +563,20 @@ class Service:
                 "not_your_turn", f"{str(action)!r}: it is {state.current_name}'s turn, not {room.seats[seat].name}'s"
             )
         try:
-            new = state.apply(action, player=seat)
+            return room.match.prepare(action, player=seat)
         except InvalidActionError as exc:
             raise ActError("bad_action", str(exc)) from None
         except (IllegalActionError, PaschError) as exc:
             raise ActError("illegal", str(exc)) from None
-        events: list[tuple[int | None, str]] = [(seat, str(action))]
-        mark = None
-        if new.is_chance_node and room.stream is not None:
-            mark = room.stream.mark()  # rewound if the throw does not reach the log
-            throw = Throw(room.stream.next(new.pending, new.rules.faces))
-            new = new.apply(throw)
-            events.append((None, str(throw)))
-        return events, new, mark
 
     async def _commit(self, room: Room, seat: int | None, text: str) -> ActResult:
-        """Validate an action, append its events (awaiting the commit), then update the cached room.
+        """Validate an action, append its events (awaiting the commit), then apply it to the cached room.
 
         The caller holds ``room.lock``.
         """
-        events, new, mark = self._validate(room, seat, text)
-        append = Append(room.id, room.seq + 1, events, datetime.now(UTC))
+        pending = self._validate(room, seat, text)
+        new = pending.state
+        append = Append(room.id, room.seq + 1, list(pending.events), datetime.now(UTC))
         if new.is_terminal:
             outcome = new.outcome()
             append.results = [(s, name, outcome.totals[s], outcome.ranks[s]) for s, name in enumerate(new.players)]
@@ -575,16 +587,13 @@ class Service:
             self.reload(room.code)
             raise ActError("conflict", "another action was recorded first; the state was reloaded") from None
         except Exception as exc:
-            if mark is not None and room.stream is not None:
-                room.stream.rewind(mark)
+            room.match.discard(pending)  # the stream goes back: its next throw is the one not recorded
             raise ActError("server_error", f"the action could not be recorded ({type(exc).__name__})") from None
+        events = room.match.commit(pending)
         if new.is_terminal:
             room.status = "finished"
-        room.state = new
-        room.actions.extend(t for _, t in events)
-        room.seq += len(events)
         room.last_active = append.at
-        return ActResult(room.seq, [t for _, t in events], state_view(new, room.seq, room.views))
+        return ActResult(room.seq, events, state_view(new, room.seq, room.views))
 
     async def hint(self, code: str, seat: int | None) -> dict[str, Any]:
         """The hint for the player to act: every option with its exact value where the solver has a table,
