@@ -99,6 +99,21 @@ class KnasterBot(Bot):
         legal = state.legal_actions()
         if len(legal) == 1 or isinstance(legal[0], Roll | Pass):
             return legal[0]
+        return self.rank(state)[0][0]
+
+    def rank(self, state: KnasterState) -> tuple[tuple[Action, float], ...]:
+        """Every legal action with the bot's evaluation of the grid it leaves (an estimate of the final
+        score, comparable within one decision only), best first (ties: in the legal order).
+
+        Raises:
+            IllegalActionError: the state is a chance node or the game is over.
+            RuleSetError: not a Knaster game.
+        """
+        if state.rules.kind is not GameKind.KNASTER:
+            raise RuleSetError(f"{state.rules.id}: the Knaster bot plays Knaster only")
+        if state.is_terminal or state.is_chance_node:
+            raise IllegalActionError("no decision to make: the game is over or dice are in the air")
+        legal = state.legal_actions()
         kn = state.knaster
         probs = _sum_probabilities(kn.dice, state.rules.faces)
         grid = state.grids[state.current]
@@ -106,12 +121,10 @@ class KnasterBot(Bot):
         empties = min(25 - g.written for g in state.grids)
         solo = len(state.players) == 1
         calls = empties * (1.6 if solo else 1.0) + 1.0
-        best, best_value = legal[0], -1e18
-        for action in legal:
-            value = self._value_after(grid, action, kn, probs, calls, solo, state.rules.faces)
-            if value > best_value:
-                best, best_value = action, value
-        return best
+        valued = [
+            (action, self._value_after(grid, action, kn, probs, calls, solo, state.rules.faces)) for action in legal
+        ]
+        return tuple(sorted(valued, key=lambda av: -av[1]))  # stable: ties keep the legal order
 
     def _value_after(
         self,
