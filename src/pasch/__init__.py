@@ -41,7 +41,7 @@ from pasch.engine import (
     new_game,
     replay,
 )
-from pasch.errors import IllegalActionError, InvalidActionError, PaschError, RuleSetError
+from pasch.errors import IllegalActionError, InvalidActionError, LogError, PaschError, RuleSetError
 from pasch.rules import RuleSet
 from pasch.rules import get as get_rules
 from pasch.rules import names as rule_set_names
@@ -59,6 +59,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "KnasterState",
+    "LogError",
     "Match",
     "Option",
     "Outcome",

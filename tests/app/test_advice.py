@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pasch.app import advise
+from pasch.app import advise, make_bot
 from pasch.engine import GameState, Keep, KnasterState, Roll, State, new_game
 from pasch.errors import IllegalActionError
 from pasch.solver import shared_solver
@@ -92,12 +92,18 @@ def test_multi_column_advice_is_the_strongest_bots_move_with_keep_advice() -> No
         assert advice.keep is None
 
 
-def test_knaster_advice_is_a_legal_move() -> None:
+def test_knaster_advice_ranks_every_move_by_the_bots_evaluation() -> None:
     state: State = new_game("knaster", ["Ada", "Bob"]).apply("roll")
     state = state.apply(state.chance_outcomes()[3][0])
     assert isinstance(state, KnasterState)
     advice = advise(state, rng=np.random.default_rng(1))
-    assert advice.suggestion in state.legal_actions() and not advice.exact
+    assert not advice.exact and advice.source == "bot:knaster"
+    assert advice.suggestion == make_bot("bot:knaster").choose(state, np.random.default_rng(1))
+    assert sorted(map(str, (o.action for o in advice.options))) == sorted(map(str, state.legal_actions()))
+    estimates = [o.estimate for o in advice.options]
+    assert all(e is not None for e in estimates)
+    assert estimates == sorted(estimates, reverse=True)  # type: ignore[type-var]
+    assert advice.options[0].delta == 0.0 and all((o.delta or 0) <= 0 for o in advice.options)
 
 
 def test_no_advice_at_a_chance_node_or_after_the_end() -> None:

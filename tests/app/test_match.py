@@ -150,3 +150,11 @@ def test_a_resumed_stream_continues_where_the_logged_throws_left_it() -> None:
     for _ in range(6):
         action = played.state.legal_actions()[0]
         assert resumed.act(action) == played.act(action)
+
+
+def test_play_bots_plays_until_a_person_is_to_act() -> None:
+    match = Match.new("kniffel", parse_seats("bot:greedy, bot:random, Ada"), seed=6)
+    played = match.play_bots()
+    assert played and played[0] == Roll()
+    assert match.state.current_player == 2 and not match.bot_to_move
+    assert match.play_bots() == []

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from pasch.app._seats import make_bot
-from pasch.engine import Action, GameState, Keep, KnasterState, Roll, State
+from pasch.engine import Action, GameState, Keep, KnasterState, Pass, Roll, State
 from pasch.errors import IllegalActionError, PaschError
 
 __all__ = ["Advice", "AdviceOption", "advise"]
@@ -42,7 +43,10 @@ class AdviceOption:
         value: exact expected final score of the sheet with optimal play afterwards (None where not exact).
         points: what a scoring option pays now (box plus extra points); None for other actions.
         best: whether this is (one of) the best option(s).
-        delta: ``value`` minus the best option's value (0 for the best; None where not exact).
+        delta: ``value`` minus the best option's value (0 for the best); where values are not exact, the
+            same for the bot's ``estimate``; None where neither is known.
+        estimate: the bot's own evaluation where it ranks options (Knaster): comparable within one decision
+            only, not an expected score.
     """
 
     action: Action
@@ -50,6 +54,7 @@ class AdviceOption:
     points: int | None
     best: bool
     delta: float | None = None
+    estimate: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +126,30 @@ def _exact(state: GameState, progress: Progress | None) -> Advice | None:
     return Advice(options[0].action, options, True, "solver", position_value=top)
 
 
+@runtime_checkable
+class _Ranking(Protocol):
+    def rank(self, state: KnasterState, /) -> tuple[tuple[Action, float], ...]: ...
+
+
+def _ranked(state: KnasterState) -> Advice | None:
+    """Every legal move ranked by the Knaster bot's evaluation (the bot ``bot:optimal`` plays there)."""
+    bot = make_bot("bot:knaster")
+    if not isinstance(bot, _Ranking):
+        return None
+    ranked = bot.rank(state)
+    if not ranked:
+        return None
+    top = ranked[0][1]
+    options = tuple(AdviceOption(a, None, None, k == 0, est - top, est) for k, (a, est) in enumerate(ranked))
+    return Advice(options[0].action, options, False, "bot:knaster")
+
+
 def _by_bot(state: State, rng: np.random.Generator | None) -> Advice:
+    legal = state.legal_actions()
+    if isinstance(state, KnasterState) and len(legal) > 1 and not isinstance(legal[0], Roll | Pass):
+        ranked = _ranked(state)
+        if ranked is not None:
+            return ranked
     suggestion = make_bot("bot:optimal").choose(state, rng if rng is not None else np.random.default_rng())
     options: list[AdviceOption] = []
     if isinstance(state, GameState) and state.dice is not None:

@@ -356,6 +356,19 @@ class Match:
         seat = self.state.current_player
         return BotTurn(self.state, seat, make_bot(self.seats[seat].kind))
 
+    def play_bots(self) -> list[Action]:
+        """Let the bots play, at once, until a person (or the table's dice) is to act or the game is over.
+
+        Returns:
+            The bots' actions, in order.
+        """
+        played: list[Action] = []
+        while self.bot_to_move:
+            action = self.bot_action()
+            self.act(action)
+            played.append(action)
+        return played
+
     def bot_action(self) -> Action:
         """The action the bot to act chooses now (with the match's generator where it has one).
 
