@@ -17,6 +17,8 @@ HELP = {
     "db": "any SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: pasch.sqlite3 in the data directory)",
     "bot_delay": "seconds a bot waits before each action",
     "public_url": "prefix of join links, e.g. https://dice.example.org",
+    "allowed_origin": "another origin whose pages may connect (repeatable), e.g. https://dice.example.org",
+    "api_docs": "serve the interactive API documentation at /docs (it loads Swagger UI from a CDN)",
     "abandon_days": "days of idleness after which an unfinished room is abandoned (its log is kept)",
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
     "log": "a pasch-log JSON file (GET /api/rooms/CODE/log after the game)",
@@ -35,6 +37,10 @@ def serve_cmd(
     abandon_days: Annotated[
         float, typer.Option("--abandon-days", min=0.01, metavar="DAYS", help=HELP["abandon_days"])
     ] = 7.0,
+    allowed_origin: Annotated[
+        list[str] | None, typer.Option("--allowed-origin", metavar="ORIGIN", help=HELP["allowed_origin"])
+    ] = None,
+    api_docs: Annotated[bool, typer.Option("--api-docs", help=HELP["api_docs"])] = False,
 ) -> None:
     """Run the web server until interrupted."""
     import uvicorn
@@ -43,7 +49,12 @@ def serve_cmd(
 
     with guard():
         web = create_app(
-            db, bot_delay=bot_delay, public_url=public_url.rstrip("/"), abandon_after=abandon_days * 86400.0
+            db,
+            bot_delay=bot_delay,
+            public_url=public_url.rstrip("/"),
+            abandon_after=abandon_days * 86400.0,
+            allowed_origins=tuple(allowed_origin or ()),
+            api_docs=api_docs,
         )
         # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame.
         uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20)

@@ -14,18 +14,22 @@ import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
+from starlette.requests import Request
 
 from pasch import __version__
 from pasch.rules import BASES
 from pasch.rules import get as get_rules
 from pasch.web._db import default_url, import_legacy_web, make_engine, migrate
-from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, ActError, ActResult, Room, Service
+from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, MAX_NAME, ActError, ActResult, Room, Service
 from pasch.web._view import rules_info, state_view
 
 __all__ = ["MAX_MESSAGE", "create_app"]
@@ -41,12 +45,53 @@ QUEUE = 512
 """Outgoing messages queued per connection; a client that falls this far behind is disconnected."""
 
 
+SECURITY_HEADERS = {
+    # The page loads only its own script and style files (no inline script); the websocket is same-origin.
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+        "object-src 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+"""Headers of every HTTP response (the API documentation page, when switched on, relaxes the CSP)."""
+
+
+def _encodable(text: str) -> str:
+    """Refuse text that cannot be stored or sent (a lone UTF-16 surrogate from a ``\\ud800`` escape).
+
+    Raises:
+        ValueError: the text holds a lone surrogate.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("the text holds a character that is not valid Unicode (a lone surrogate)") from None
+    return text
+
+
+def _json_encodable(value: Any) -> bool:
+    """Whether every string in a decoded JSON value is valid Unicode."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError):
+        return False
+    return True
+
+
+Text = Annotated[str, AfterValidator(_encodable)]
+
+
 # -- HTTP models ---------------------------------------------------------------------------------------
 class SeatSpec(BaseModel):
     """One seat of a new room."""
 
-    name: str = Field("", max_length=40, description="player name (default 'Player N')")
-    kind: str = Field("human", description="'human' or 'bot:greedy' / 'bot:optimal' / 'bot:random'")
+    name: Text = Field("", max_length=MAX_NAME, description=f"player name (at most {MAX_NAME} characters)")
+    kind: Text = Field(
+        "human", max_length=40, description="'human' or 'bot:NAME' (optimal, greedy, random, multi, knaster)"
+    )
 
 
 def _two_humans() -> list[SeatSpec]:
@@ -56,7 +101,7 @@ def _two_humans() -> list[SeatSpec]:
 class CreateRoom(BaseModel):
     """A new room."""
 
-    rules: str = Field("kniffel", max_length=200, description="rule-set text, e.g. 'kniffel+sharp'")
+    rules: Text = Field("kniffel", max_length=200, description="rule-set text, e.g. 'kniffel+sharp'")
     seats: list[SeatSpec] = Field(
         default_factory=lambda: [SeatSpec(name="", kind="human"), SeatSpec(name="", kind="human")],
         min_length=1,
@@ -94,7 +139,7 @@ class JoinedRoom(BaseModel):
 class RematchRequest(BaseModel):
     """A rematch request by a seated player."""
 
-    token: str = Field(max_length=200)
+    token: Text = Field(max_length=200)
 
 
 class Rematch(BaseModel):
@@ -193,6 +238,8 @@ def create_app(
     finished_ttl: float = FINISHED_TTL,
     abandon_after: float = ABANDON_AFTER,
     sweep_every: float = 60.0,
+    allowed_origins: tuple[str, ...] = (),
+    api_docs: bool = False,
 ) -> FastAPI:
     """The web application on the database ``db_url`` (default: pasch's SQLite file in the data directory).
 
@@ -206,6 +253,9 @@ def create_app(
         finished_ttl: seconds a finished room stays in memory after its last connection.
         abandon_after: seconds of idleness after which an unfinished room is abandoned.
         sweep_every: seconds between two cleanups (:meth:`Service.sweep`).
+        allowed_origins: origins (``https://dice.example.org``) whose pages may open a websocket besides the
+            server's own (the ``Host`` the browser asked for); a browser on any other origin is refused.
+        api_docs: serve the interactive API documentation at ``/docs`` (it loads its script from a CDN).
     """
     url = db_url or default_url()
     shared = db_url is None
@@ -261,7 +311,36 @@ def create_app(
         description="Online play of pasch dice games: rooms, seats, spectators, provably fair dice. "
         "The websocket protocol at /ws/{code} is described in docs/protocol.md.",
         lifespan=lifespan,
+        docs_url="/docs" if api_docs else None,
+        redoc_url=None,
     )
+    origins = {o.rstrip("/").lower() for o in allowed_origins}
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        for name, value in SECURITY_HEADERS.items():
+            if name == "Content-Security-Policy" and request.url.path == "/docs":
+                continue  # the documentation page loads Swagger UI from its CDN (off unless --api-docs)
+            response.headers.setdefault(name, value)
+        return response
+
+    def origin_allowed(ws: WebSocket) -> bool:
+        """A browser's page may connect from the server's own origin or an allowed one; clients that send no
+        ``Origin`` (scripts, bots) are not browsers and may connect."""
+        origin = ws.headers.get("origin")
+        if origin is None:
+            return True
+        if origin.rstrip("/").lower() in origins:
+            return True
+        host = ws.headers.get("host", "")
+        return urlsplit(origin).netloc.lower() == host.lower()
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> Response:
+        # ASCII-escaped, so that the refused input (a lone surrogate, say) can always be quoted back.
+        body = json.dumps({"detail": jsonable_encoder(exc.errors())}, ensure_ascii=True, default=str)
+        return Response(body, status_code=422, media_type="application/json")
 
     def link(code: str) -> str:
         return f"{public_url}/r/{code}"
@@ -379,7 +458,8 @@ def create_app(
             if token and seat is None:
                 conn.send(_error("bad_token", "this token belongs to no seat of the room; you are watching", ref))
                 return
-            if seat != conn.seat:
+            changed = seat != conn.seat
+            if changed:
                 if conn.seat is not None:
                     room.online[conn.seat] = room.online.get(conn.seat, 1) - 1
                 if seat is not None:
@@ -394,7 +474,8 @@ def create_app(
                     "state": state_view(room.state, room.seq),
                 }
             )
-            await broadcast(room, seats_message(room))
+            if changed:  # who is online changed: tell everyone (a repeated join changes nothing)
+                await broadcast(room, seats_message(room))
         elif kind == "act":
             action = msg.get("action")
             if not isinstance(action, str) or not action.strip() or len(action) > 200:
@@ -430,6 +511,9 @@ def create_app(
 
     @app.websocket("/ws/{code}")
     async def websocket(ws: WebSocket, code: str) -> None:
+        if not origin_allowed(ws):
+            await ws.close(code=1008)  # before accepting: the upgrade is refused (HTTP 403)
+            return
         await ws.accept()
         svc = service()
         try:
@@ -461,8 +545,11 @@ def create_app(
                     continue
                 try:
                     msg = json.loads(text)
-                except ValueError:
-                    conn.send(_error("bad_json", "the message is not valid JSON"))
+                except (ValueError, RecursionError):
+                    conn.send(_error("bad_json", "the message is not valid JSON (or nested too deeply)"))
+                    continue
+                if not _json_encodable(msg):
+                    conn.send(_error("bad_message", "the message holds text that is not valid Unicode"))
                     continue
                 if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                     conn.send(_error("bad_message", "a message is a JSON object with a 'type'"))
@@ -489,11 +576,11 @@ def create_app(
             writer.cancel()
 
     # -- the page --------------------------------------------------------------------------------------
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/r/{code}", include_in_schema=False)
+    @app.api_route("/r/{code}", methods=["GET", "HEAD"], include_in_schema=False)
     async def room_page(code: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 

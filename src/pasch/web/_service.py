@@ -37,7 +37,8 @@ __all__ = ["ActError", "Room", "Seat", "Service", "hash_token"]
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-MAX_NAME = 24
+MAX_NAME = 40
+"""The longest player name, everywhere (the API refuses longer ones; the seats column holds 40)."""
 FINISHED_TTL = 600.0
 """Seconds a finished room stays cached after its last connection closed."""
 ABANDON_AFTER = 7 * 86400.0

@@ -28,7 +28,7 @@
     row.className = "seat";
     const n = document.querySelectorAll("#seats .seat").length + 1;
     row.innerHTML =
-      '<label><span class="sr-only"></span><input class="seat-name" maxlength="24"></label> ' +
+      '<label><span class="sr-only"></span><input class="seat-name" maxlength="40"></label> ' +
       '<select class="seat-kind"><option value="human"></option><option value="bot:greedy"></option>' +
       '<option value="bot:optimal"></option><option value="bot:random"></option></select> ' +
       '<button type="button" class="seat-remove"></button>';
