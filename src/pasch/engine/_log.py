@@ -20,6 +20,7 @@ import numpy as np
 
 from pasch.dice import throw as throw_dice
 from pasch.engine._actions import Action, Throw
+from pasch.engine._protocol import State
 from pasch.engine._state import GameState
 from pasch.errors import LogError, PaschError
 from pasch.rules import GameKind, RuleSet, get
@@ -28,8 +29,6 @@ __all__ = ["Game", "GameLog", "State", "new_game", "replay"]
 
 LOG_FORMAT = "pasch-log"
 LOG_VERSION = 1
-
-State = Any  # GameState or KnasterState; both share apply/legal_actions/is_terminal/is_chance_node/outcome
 
 
 def _engine_version() -> str:
