@@ -77,7 +77,7 @@ class GreedyBot(Bot):
         for column, option in state.score_options():
             if option.total > best_points:
                 best_points = option.total
-                best = state._score_action(column, option.index)
+                best = state.score_action(column, option.index)
         return best if best is not None else actions[0]
 
 

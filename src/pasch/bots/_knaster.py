@@ -29,8 +29,21 @@ from functools import cache
 import numpy as np
 
 from pasch.bots import Bot
-from pasch.engine import Action, Circle, KnasterGrid, KnasterState, Pass, Roll, Write
-from pasch.engine._knaster_grid import CELL_LINES, LINE_MASKS, LINES, best_combination, cell_index, line_value
+from pasch.engine import (
+    CELL_LINES,
+    LINE_MASKS,
+    LINES,
+    Action,
+    Circle,
+    KnasterGrid,
+    KnasterState,
+    Pass,
+    Roll,
+    Write,
+    best_combination,
+    cell_index,
+    line_value,
+)
 from pasch.errors import IllegalActionError, RuleSetError
 from pasch.rules import GameKind, KnasterRules
 

@@ -441,7 +441,7 @@ class MultiColumnBot(Bot):
         points = -1
         for column, option in state.score_options():
             if option.total > points:
-                points, best = option.total, state._score_action(column, option.index)
+                points, best = option.total, state.score_action(column, option.index)
         if best is not None and best in legal:
             return best
         return next((a for a in legal if isinstance(a, Score)), legal[0])

@@ -28,7 +28,7 @@ from pasch.cli._common import (
     standings_text,
 )
 from pasch.dice import counts_of, parse_dice
-from pasch.engine import Action, Game, GameLog, Roll, Score, replay
+from pasch.engine import Action, Game, GameLog, GameState, Roll, Score, replay
 from pasch.errors import InvalidActionError, PaschError
 from pasch.rules import BASES, MODIFIERS, GameKind, Order, RuleSet, get, score_options
 from pasch.rules._scorers import Scorer, ScorerKind
@@ -517,7 +517,7 @@ class PlainSession:
     def show_turn(self) -> None:
         """Whose turn, the dice, throws left and every option with its score."""
         state = self.game.state
-        if not hasattr(state, "sheets"):
+        if not isinstance(state, GameState):
             self._show_other(state)
             return
         rules = state.rules
@@ -683,11 +683,12 @@ class PlainSession:
         except PaschError as exc:
             self.say(PLAY_TEXT["bad"].format(message=exc))
             return
-        if isinstance(action, Score) and hasattr(before, "sheets"):
+        after = game.state
+        if isinstance(action, Score) and isinstance(before, GameState) and isinstance(after, GameState):
             p = before.current
             c = (action.column or 1) - 1
             i = before.rules.category_index(action.category)
-            new_col = game.state.sheets[p].columns[c]
+            new_col = after.sheets[p].columns[c]
             gained = new_col.extra - before.sheets[p].columns[c].extra
             extra = PLAY_TEXT["extra"].format(extra=gained) if gained else ""
             box = str(action).removeprefix("score ")

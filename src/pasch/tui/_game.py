@@ -289,7 +289,7 @@ class SheetGameScreen(GameScreen):
     def choices(self) -> list[tuple[int, int]]:
         """The (column, box) the cursor may visit: legal entries, or announceable boxes when announcing."""
         st = self.session.state
-        if self.announcing or (st.dice is not None and st._must_announce()):
+        if self.announcing or (st.dice is not None and st.must_announce()):
             cols = [c for c, o in enumerate(st.rules.columns) if o is Order.ANNOUNCED]
             out = []
             for a in st.legal_actions():
@@ -504,7 +504,7 @@ class SheetGameScreen(GameScreen):
         self.selected = None  # the new dice choose their own best box
         if self.attempt(self.session.throw):
             self.message = ""
-            if self.session.state._must_announce():
+            if self.session.state.must_announce():
                 self.announcing = True
             self.after_change(scored=False)
 
@@ -561,7 +561,7 @@ class SheetGameScreen(GameScreen):
             self.say(_("No box can take these dice."), error=True)
             return
         col, box = self.selected
-        if self.announcing or st._must_announce():
+        if self.announcing or st.must_announce():
             if self.attempt(self.session.act, Announce(st.rules.categories[box].id)):
                 self.announcing = False
                 self.selected = None
@@ -592,7 +592,7 @@ class SheetGameScreen(GameScreen):
 
     def action_cancel(self) -> None:
         """Leave announcing mode."""
-        if self.announcing and not self.session.state._must_announce():
+        if self.announcing and not self.session.state.must_announce():
             self.announcing = False
             self.selected = None
             self.refresh_view()

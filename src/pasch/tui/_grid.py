@@ -18,8 +18,7 @@ from textual.containers import Container, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from pasch.engine import KnasterGrid, cell_name, line_combination
-from pasch.engine._knaster_grid import LINE_MASKS, LINES, line_value
+from pasch.engine import LINE_MASKS, LINES, KnasterGrid, cell_name, line_combination, line_value
 from pasch.i18n import N_, _, ngettext
 
 __all__ = [

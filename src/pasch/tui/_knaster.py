@@ -19,8 +19,7 @@ from textual.events import Resize
 from textual.widgets import Button, Digits, Footer, Header, Static
 
 from pasch import bots
-from pasch.engine import Action, Circle, Pass, Roll, Write, cell_name, parse_cell
-from pasch.engine._knaster_grid import line_value
+from pasch.engine import Action, Circle, Pass, Roll, Write, cell_name, line_value, parse_cell
 from pasch.errors import PaschError
 from pasch.i18n import N_, _, ngettext
 from pasch.tui._game import GameScreen

@@ -200,7 +200,7 @@ class Session:
             return False
         if st.dice is None:
             return True
-        return bool(st.throws_left > 0 and not st._must_announce())
+        return bool(st.throws_left > 0 and not st.must_announce())
 
     def held_dice(self) -> tuple[int, ...]:
         """The values of the held dice."""

@@ -103,7 +103,7 @@ def compute_hint(state: Any) -> dict[str, Any]:
     options: list[dict[str, Any]] = []
     if state.rules.knaster is None and state.dice is not None:
         options = [
-            {"action": str(state._score_action(c, o.index)), "value": None, "points": o.total}
+            {"action": str(state.score_action(c, o.index)), "value": None, "points": o.total}
             for c, o in state.score_options()
         ]
         options.sort(key=lambda o: -o["points"])

@@ -90,7 +90,7 @@ def _sheet_view(state: GameState, cache: ViewCache | None) -> dict[str, Any]:
             cols.append(view)
         sheets.append(cols)
     options = [
-        {"column": c, "box": o.index, "points": o.total, "action": str(state._score_action(c, o.index))}
+        {"column": c, "box": o.index, "points": o.total, "action": str(state.score_action(c, o.index))}
         for c, o in state.score_options()
     ]
     legal = state.legal_actions()
@@ -160,7 +160,7 @@ def state_view(state: State, seq: int, cache: ViewCache | None = None) -> dict[s
         view["totals"] = list(state.totals())
         view["kind"] = "knaster"
         view.update(_knaster_view(state))
-    else:
+    elif isinstance(state, GameState):
         view["kind"] = "sheet"
         view.update(_sheet_view(state, cache))
         # The grand totals are the sums of the column totals just built (no second pass over the sheets).
