@@ -8,8 +8,10 @@ raise anything but :class:`PositionError`.
 
 from __future__ import annotations
 
+import doctest
 import random
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -270,3 +272,9 @@ def test_repr_is_short_and_names_the_position() -> None:
     assert "Category" not in repr(state) and len(repr(state)) < 400
     grid = new_game("knaster", ["Ada", "Bob"])
     assert repr(grid).startswith("KnasterState.from_text('pasch1 knaster ")
+
+
+def test_the_docs_page_session_runs() -> None:
+    page = Path(__file__).parents[2] / "docs" / "position.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 3 and result.failed == 0
