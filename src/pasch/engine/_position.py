@@ -162,7 +162,7 @@ def knaster_text(state: KnasterState) -> str:
         f"{'@' if d.line == state.working else ''}{_LINE_TOKENS[d.line]}:{d.combination}:{d.owed}" for d in state.duties
     )
     flags = ",".join(f for f, on in (("end", state.end_announced), ("over", state.over)) if on)
-    dice = "-" if state.dice is None and not state.pending else _dice_text(state.dice, state.pending)
+    dice = _dice_text(state.dice, state.pending)
     fields = (state.thrower, state.current, state.throws, dice, state.acted, duties or "-", flags or "-")
     return f"{_head(state)} {grids} " + " ".join(str(f) for f in fields)
 
@@ -205,15 +205,15 @@ def _names(token: str, rules: RuleSet) -> tuple[str, ...]:
 def _dice(token: str, faces: int, what: str) -> tuple[tuple[int, ...] | None, int]:
     if token == "-":
         return None, 0
-    table, _, pending = token.partition("+")
+    table, plus, pending = token.partition("+")
     dice = []
     for ch in table:
         value = _SYMBOL_VALUE.get(ch)
         if value is None or not 1 <= value <= faces:
             raise PositionError(f"{what} {token!r}: {ch!r} is not a die (1 to {_symbol(faces)})")
         dice.append(value)
-    n = _number(pending, f"{what} {token!r}: dice in the air") if _ else 0
-    if _ and n == 0:
+    n = _number(pending, f"{what} {token!r}: dice in the air") if plus else 0
+    if plus and n == 0:
         raise PositionError(f"{what} {token!r}: '+0' is written as nothing")
     if not dice and not n:
         raise PositionError(f"{what} {token!r}: no dice")
