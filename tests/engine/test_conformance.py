@@ -73,7 +73,8 @@ def _bound(rules: RuleSet, players: int) -> tuple[int, int]:
 def test_random_simulation(rules_text: str, seed: int) -> None:
     rules = get(rules_text)
     rng = random.Random(f"{rules_text}/{seed}")
-    players = max(rules.min_players, min(1 + seed % 2, rules.max_players))
+    # Two players at seed 1 (one for the long multi-column games, to keep the run short).
+    players = max(rules.min_players, min(2 if seed == 1 and rules.n_columns == 1 else 1, rules.max_players))
     keeper = seed == 2
     state: State = new_game(rules, [f"P{i}" for i in range(players)], keeper=keeper)
     max_turns, max_steps = _bound(rules, players)
