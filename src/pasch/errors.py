@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalActionError", "InvalidActionError", "LogError", "PaschError", "RuleSetError"]
+__all__ = ["IllegalActionError", "InvalidActionError", "LogError", "PaschError", "PositionError", "RuleSetError"]
 
 
 class PaschError(Exception):
@@ -23,3 +23,7 @@ class RuleSetError(PaschError, ValueError):
 
 class LogError(PaschError, ValueError):
     """A game log that cannot be read or replayed; the message names the entry at fault."""
+
+
+class PositionError(PaschError, ValueError):
+    """A position text (``pasch1 ...``) that cannot be read; the message names the field at fault."""

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pasch.engine import Action, Circle, Game, Pass, Roll, Throw, Write, new_game, replay
+from pasch.engine import Action, Circle, Game, KnasterGrid, Pass, Roll, Throw, Write, line_combination, new_game, replay
 from pasch.engine._knaster import KnasterState
-from pasch.engine._knaster_grid import KnasterGrid, line_combination
 from pasch.errors import IllegalActionError, InvalidActionError
 from pasch.rules import KnasterRules, get
 
@@ -477,7 +476,7 @@ def _table_outcomes(grid: KnasterGrid, w: int, lines: list[tuple[int, int]]) -> 
     """Final circle masks of the table rule: lines handled one after another in any order."""
     from itertools import combinations, permutations
 
-    from pasch.engine._knaster_grid import LINES
+    from pasch.engine import LINES
 
     out: set[int] = set()
 
@@ -516,7 +515,7 @@ def _engine_outcomes(state: KnasterState) -> set[int]:
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), w=st.sampled_from([0, 4, 6, 12, 2]))
 def test_several_lines_reach_every_useful_table_outcome(seed: int, w: int) -> None:
-    from pasch.engine._knaster_grid import CELL_LINES, LINES
+    from pasch.engine import CELL_LINES, LINES
 
     rng = random.Random(seed)
     cells = {i for k in CELL_LINES[w] for i in LINES[k]} - {w}

@@ -19,8 +19,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pasch.bots import make_bot
-from pasch.engine import Action, Circle, Game, KnasterGrid, KnasterState, Pass, Roll, Throw, Write, new_game
-from pasch.engine._knaster_grid import line_combination
+from pasch.engine import (
+    Action,
+    Circle,
+    Game,
+    KnasterGrid,
+    KnasterState,
+    Pass,
+    Roll,
+    Throw,
+    Write,
+    line_combination,
+    new_game,
+)
 from pasch.errors import IllegalActionError, InvalidActionError
 from pasch.rules import KnasterRules, get
 

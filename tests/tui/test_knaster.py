@@ -7,8 +7,7 @@ from typing import Any
 
 from textual.widgets import Select
 
-from pasch.engine import Circle, Game, GameLog, Pass, Roll, Write, parse_cell
-from pasch.engine._knaster_grid import line_value
+from pasch.engine import Circle, Game, GameLog, Pass, Roll, Write, line_value, parse_cell
 from pasch.i18n import set_language
 from pasch.storage import Repository
 from pasch.tui import GAME_SCREENS, PaschApp, Session, parse_seats

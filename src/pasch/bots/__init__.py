@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from pasch.engine import Action, GameState, Keep, Roll, Score
+from pasch.engine import Action, GameState, Keep, Roll, Score, State
 from pasch.errors import IllegalActionError, RuleSetError
 from pasch.rules import RuleSet
 
@@ -22,7 +22,7 @@ class Bot:
 
     name = "bot"
 
-    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
         """The action to play in ``state``.
 
         Raises:
@@ -31,7 +31,7 @@ class Bot:
         raise NotImplementedError
 
     @staticmethod
-    def _decisions(state: GameState) -> tuple[Action, ...]:
+    def _decisions(state: State) -> tuple[Action, ...]:
         if state.is_terminal or state.is_chance_node:
             raise IllegalActionError("no decision to make: the game is over or dice are in the air")
         return state.legal_actions()
@@ -42,7 +42,7 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
         """A uniformly random legal action.
 
         Raises:
@@ -60,14 +60,14 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
         """Roll at the start of a turn, then the score action with the most points.
 
         Raises:
             IllegalActionError: the state is a chance node or the game is over.
         """
         actions = self._decisions(state)
-        if state.rules.knaster is not None:
+        if not isinstance(state, GameState):  # Knaster: the move that raises the own score most now
             me = state.current_player
             return max(actions, key=lambda a: state.apply(a).total(me))
         if state.dice is None:
@@ -77,7 +77,7 @@ class GreedyBot(Bot):
         for column, option in state.score_options():
             if option.total > best_points:
                 best_points = option.total
-                best = state._score_action(column, option.index)
+                best = state.score_action(column, option.index)
         return best if best is not None else actions[0]
 
 
@@ -108,7 +108,7 @@ class OptimalBot(Bot):
             raise RuleSetError(f"{rules.id}: the optimal bot plays single-column rule sets only")
         return shared_solver(rules)
 
-    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
         """The action of greatest expected final score (ties: first box in sheet order, smallest keep).
 
         Multi-column games and Knaster have no exact table; there the strongest practical bot
@@ -126,6 +126,7 @@ class OptimalBot(Bot):
         actions = self._decisions(state)
         if state.dice is None:
             return next((a for a in actions if isinstance(a, Roll)), actions[0])
+        assert isinstance(state, GameState)  # Knaster went to its own bot above
         solver = self.solver_for(rules)
         column = state.sheets[state.current_player].columns[0]
         best = solver.best(column.scores, state.dice, state.throws_left, state.sharp)

@@ -29,8 +29,22 @@ from functools import cache
 import numpy as np
 
 from pasch.bots import Bot
-from pasch.engine import Action, Circle, KnasterGrid, KnasterState, Pass, Roll, Write
-from pasch.engine._knaster_grid import CELL_LINES, LINE_MASKS, LINES, best_combination, cell_index, line_value
+from pasch.engine import (
+    CELL_LINES,
+    LINE_MASKS,
+    LINES,
+    Action,
+    Circle,
+    KnasterGrid,
+    KnasterState,
+    Pass,
+    Roll,
+    State,
+    Write,
+    best_combination,
+    cell_index,
+    line_value,
+)
 from pasch.errors import IllegalActionError, RuleSetError
 from pasch.rules import GameKind, KnasterRules
 
@@ -85,14 +99,14 @@ class KnasterBot(Bot):
         self.patience = patience
         self.solo_circle = solo_circle
 
-    def choose(self, state: KnasterState, rng: np.random.Generator) -> Action:  # type: ignore[override]
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
         """The legal action whose resulting grid evaluates best (ties: first in the legal order).
 
         Raises:
             IllegalActionError: the state is a chance node or the game is over.
             RuleSetError: not a Knaster game.
         """
-        if state.rules.kind is not GameKind.KNASTER:
+        if state.rules.kind is not GameKind.KNASTER or not isinstance(state, KnasterState):
             raise RuleSetError(f"{state.rules.id}: the Knaster bot plays Knaster only")
         if state.is_terminal or state.is_chance_node:
             raise IllegalActionError("no decision to make: the game is over or dice are in the air")

@@ -51,7 +51,7 @@ import numpy.typing as npt
 from pasch.bots import Bot
 from pasch.bots._slack import SlackColumn, filled_count, load_slack
 from pasch.dice import space
-from pasch.engine import Action, Announce, GameState, Keep, Roll, Score
+from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, State
 from pasch.errors import IllegalActionError, RuleSetError
 from pasch.rules import GameKind, Order, RuleSet
 
@@ -358,7 +358,7 @@ class MultiColumnBot(Bot):
         return plans[box]  # type: ignore[no-any-return]
 
     # -- choosing -------------------------------------------------------------------------------
-    def choose(self, state: GameState, rng: np.random.Generator) -> Action:
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
         """The action of the turn's best plan (see the module docstring).
 
         Raises:
@@ -368,7 +368,7 @@ class MultiColumnBot(Bot):
         if state.is_terminal or state.is_chance_node:
             raise IllegalActionError("no decision to make: the game is over or dice are in the air")
         rules = state.rules
-        if rules.kind is not GameKind.SHEET:
+        if rules.kind is not GameKind.SHEET or not isinstance(state, GameState):
             raise RuleSetError(f"{rules.id}: the multi-column bot plays sheet games")
         legal = state.legal_actions()
         if state.dice is None:
@@ -441,7 +441,7 @@ class MultiColumnBot(Bot):
         points = -1
         for column, option in state.score_options():
             if option.total > points:
-                points, best = option.total, state._score_action(column, option.index)
+                points, best = option.total, state.score_action(column, option.index)
         if best is not None and best in legal:
             return best
         return next((a for a in legal if isinstance(a, Score)), legal[0])

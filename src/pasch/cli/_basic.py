@@ -728,11 +728,12 @@ class PlainSession:
         except PaschError as exc:
             self.say(PLAY_TEXT["bad"].format(message=exc))
             return
-        if isinstance(action, Score) and isinstance(before, GameState) and isinstance(game.state, GameState):
+        after = game.state
+        if isinstance(action, Score) and isinstance(before, GameState) and isinstance(after, GameState):
             p = before.current
             c = (action.column or 1) - 1
             i = before.rules.category_index(action.category)
-            new_col = game.state.sheets[p].columns[c]
+            new_col = after.sheets[p].columns[c]
             gained = new_col.extra - before.sheets[p].columns[c].extra
             extra = PLAY_TEXT["extra"].format(extra=gained) if gained else ""
             box = str(action).removeprefix("score ")

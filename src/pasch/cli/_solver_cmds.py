@@ -276,7 +276,7 @@ def review_cmd(
 ) -> None:
     """Each decision of a game: what was played, the best option and the expected points lost."""
     with guard():
-        from pasch.engine import Action, GameLog, new_game
+        from pasch.engine import Action, GameLog, GameState, new_game
 
         log = GameLog.load(log_path)
         state = new_game(log.rules, log.players, keeper=log.keeper)
@@ -286,7 +286,12 @@ def review_cmd(
         lost = [0.0] * len(log.players)
         for text in log.actions:
             action = Action.parse(text)
-            if not state.is_chance_node and state.dice is not None and not state.is_terminal:
+            if (
+                isinstance(state, GameState)
+                and not state.is_chance_node
+                and state.dice is not None
+                and not state.is_terminal
+            ):
                 player = state.current_player
                 column = state.sheets[player].columns[0]
                 options = solver.options(column.scores, state.dice, state.throws_left, state.sharp)

@@ -39,14 +39,11 @@ with ``throw A B``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import cache
 
-from pasch.dice import multiset_probability
 from pasch.engine._actions import Action, Circle, Pass, Roll, Throw, Write
+from pasch.engine._common import StateBase, check_players, throw_outcomes
 from pasch.engine._knaster_grid import (
     CELL_LINES,
     CELL_NAMES,
@@ -60,8 +57,7 @@ from pasch.engine._knaster_grid import (
     cell_index,
     check_combinations,
 )
-from pasch.engine._outcome import Outcome
-from pasch.errors import IllegalActionError, InvalidActionError
+from pasch.errors import IllegalActionError, InvalidActionError, PositionError
 from pasch.rules import GameKind, KnasterRules, RuleSet
 
 __all__ = ["KnasterState", "LineDuty"]
@@ -80,14 +76,6 @@ def _write_bits(number: int) -> tuple[tuple[int, Write], ...]:
     if w is None:
         w = _WRITE_BITS[number] = tuple((1 << i, Write(number, CELL_NAMES[i])) for i in NAME_ORDER)
     return w
-
-
-@cache
-def _throw_outcomes(n: int, faces: int) -> tuple[tuple[Throw, Fraction], ...]:
-    return tuple(
-        (Throw(d), multiset_probability(d, faces))
-        for d in itertools.combinations_with_replacement(range(1, faces + 1), n)
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +103,7 @@ class LineDuty:
 
 
 @dataclass(frozen=True, slots=True)
-class KnasterState:
+class KnasterState(StateBase):
     """The immutable state of a Knaster game. ``apply`` returns a new state; nothing mutates.
 
     Attributes:
@@ -164,15 +152,7 @@ class KnasterState:
         if rules.kind is not GameKind.KNASTER or rules.knaster is None:
             raise IllegalActionError(f"{rules.id} is not a Knaster rule set")
         check_combinations(rules.knaster)
-        names = tuple(p.strip() for p in players)
-        if not rules.min_players <= len(names) <= rules.max_players:
-            raise IllegalActionError(
-                f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {len(names)}"
-            )
-        if any(not n for n in names):
-            raise IllegalActionError("player names must not be empty")
-        if len(set(names)) != len(names):
-            raise IllegalActionError(f"player names must differ: {', '.join(names)}")
+        names = check_players(rules, players)
         return cls(rules=rules, players=names, grids=tuple(_EMPTY_GRID for _ in names), keeper=keeper)
 
     # -- queries ------------------------------------------------------------------------------
@@ -189,21 +169,6 @@ class KnasterState:
         return self.over
 
     @property
-    def is_chance_node(self) -> bool:
-        """Whether dice are in the air: the next action is a :class:`Throw`."""
-        return self.pending > 0
-
-    @property
-    def current_player(self) -> int:
-        """Index of the player to act."""
-        return self.current
-
-    @property
-    def current_name(self) -> str:
-        """Name of the player to act."""
-        return self.players[self.current]
-
-    @property
     def turn(self) -> int:
         """Numbers completed (every player acted on them)."""
         return self.throws - (1 if self.number is not None or self.pending else 0)
@@ -218,12 +183,6 @@ class KnasterState:
         """Whether the number being called (or about to be) is the last one of the game."""
         return self.end_announced and not self.over
 
-    def chance_outcomes(self) -> tuple[tuple[Throw, Fraction], ...]:
-        """At a chance node: every throw of the dice with its exact probability."""
-        if not self.pending:
-            return ()
-        return _throw_outcomes(self.pending, self.rules.faces)
-
     def total(self, player: int) -> int:
         """A player's score: line values of fully circled lines plus one per circled cell."""
         return self.grids[player].score(self.knaster)
@@ -232,10 +191,6 @@ class KnasterState:
         """Every player's score."""
         kn = self.knaster
         return tuple(g.score(kn) for g in self.grids)
-
-    def outcome(self) -> Outcome:
-        """Ranks and winners by score (ties share a rank); meaningful once the game is over."""
-        return Outcome.from_totals(self.players, self.totals(), final=self.over)
 
     def render(self, player: int | None = None) -> str:
         """A text picture of one player's grid (the player to act when None)."""
@@ -247,7 +202,7 @@ class KnasterState:
         if self.over:
             return ()
         if self.pending:
-            return tuple(t for t, _ in _throw_outcomes(self.pending, self.rules.faces))
+            return tuple(t for t, _ in throw_outcomes(self.pending, self.rules.faces))
         number = self.number
         if number is None:
             return (_ROLL,)
@@ -266,13 +221,37 @@ class KnasterState:
             return (_PASS,)
         return tuple(out)
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be applied now."""
-        try:
-            self.apply(action)
-        except (IllegalActionError, InvalidActionError):
-            return False
-        return True
+    # -- text ---------------------------------------------------------------------------------
+    def to_text(self) -> str:
+        """The one-line position text (``pasch1 ...``) that :meth:`from_text` reads back.
+
+        See :mod:`pasch.engine._position` (and docs/position.md) for the grammar.
+        """
+        from pasch.engine._position import knaster_text
+
+        return knaster_text(self)
+
+    @classmethod
+    def from_text(cls, text: str) -> KnasterState:
+        """Read a Knaster game's position text.
+
+        Raises:
+            PositionError: malformed text, or the position of a sheet game.
+        """
+        from pasch.engine._position import from_text
+
+        state = from_text(text)
+        if not isinstance(state, KnasterState):
+            raise PositionError(f"{state.rules.id} is not a Knaster game; read it with pasch.engine.from_text")
+        return state
+
+    def __str__(self) -> str:
+        from pasch.engine._draw import draw_knaster
+
+        return draw_knaster(self)
+
+    def __repr__(self) -> str:
+        return f"KnasterState.from_text({self.to_text()!r})"
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, action: Action | str, player: int | None = None) -> KnasterState:
@@ -311,9 +290,6 @@ class KnasterState:
         if isinstance(action, Pass):
             return self._apply_pass()
         raise IllegalActionError(f"{str(action)!r} is not an action of {self.rules.name}")
-
-    def _name(self, player: int) -> str:
-        return self.players[player] if 0 <= player < len(self.players) else f"seat {player}"
 
     def _duty_text(self) -> str:
         who = self.players[self.current]

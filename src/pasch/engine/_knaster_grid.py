@@ -22,11 +22,14 @@ from pasch.rules import KnasterRules
 
 __all__ = [
     "CELL_LINES",
+    "CELL_NAMES",
     "COMBINATIONS",
+    "FULL_MASK",
     "LINES",
     "LINE_MASKS",
     "LINE_NAMES",
     "KnasterGrid",
+    "best_combination",
     "cell_index",
     "line_combination",
     "line_value",
@@ -34,6 +37,7 @@ __all__ = [
 
 SIZE = 5
 N_CELLS = SIZE * SIZE
+#: Bit mask of all 25 cells (a full grid).
 FULL_MASK = (1 << N_CELLS) - 1
 
 #: Cells of each line, in line order (rows, columns, main diagonal, anti-diagonal).
@@ -59,6 +63,7 @@ CELL_LINES: tuple[tuple[int, ...], ...] = tuple(
 #: The combinations a complete line can form, as named in :class:`~pasch.rules.KnasterRules`.
 COMBINATIONS: tuple[str, ...] = ("three_alike", "four_alike", "five_alike", "two_pairs", "full_house", "straight")
 
+#: The name of each cell (``a1`` .. ``e5``), by index ``row * 5 + column``.
 CELL_NAMES: tuple[str, ...] = tuple(cell_name(i // SIZE, i % SIZE) for i in range(N_CELLS))
 _CELL_INDEX: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
 #: Cell indices in the order of their names (a1, a2, .., e5): the order of sorted actions.
@@ -112,6 +117,16 @@ def _combinations_present(key: tuple[int, ...]) -> tuple[str, ...]:
 
 @cache
 def best_combination(key: tuple[int, ...], table: tuple[tuple[str, int], ...]) -> tuple[str | None, int]:
+    """The best combination of a complete line and the circles it earns (cached; the fast form of
+    :func:`line_combination`).
+
+    Args:
+        key: the line's five numbers, sorted.
+        table: ``(combination, circles)`` pairs, as in :attr:`KnasterRules.combinations`.
+
+    Returns:
+        ``(name, circles)`` of the combination earning most circles, or ``(None, 0)``.
+    """
     circles = dict(table)
     best: tuple[str | None, int] = (None, 0)
     for name in _combinations_present(key):

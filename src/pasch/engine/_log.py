@@ -20,6 +20,7 @@ import numpy as np
 
 from pasch.dice import DiceSource, SeededDice
 from pasch.engine._actions import Action, Throw
+from pasch.engine._protocol import State
 from pasch.engine._state import GameState
 from pasch.errors import LogError, PaschError
 from pasch.rules import GameKind, RuleSet, get
@@ -30,8 +31,6 @@ LOG_FORMAT = "pasch-log"
 LOG_VERSION = 1
 MAX_LOG_BYTES = 16 * 1024 * 1024
 """The largest log read (a kniffel-4 game of 8 players takes about 40 kB)."""
-
-State = Any  # GameState or KnasterState; both share apply/legal_actions/is_terminal/is_chance_node/outcome
 
 
 def _engine_version() -> str:

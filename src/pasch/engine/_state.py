@@ -10,13 +10,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from functools import cache
 
-from pasch.dice import counts_of, multiset_probability
+from pasch.dice import counts_of
 from pasch.engine._actions import Action, Announce, Enter, Keep, Roll, Score, Throw
-from pasch.engine._outcome import Outcome
-from pasch.errors import IllegalActionError, InvalidActionError
+from pasch.engine._common import StateBase, check_players, throw_outcomes
+from pasch.errors import IllegalActionError, InvalidActionError, PositionError
 from pasch.rules import (
     BoxOption,
     ColumnTotals,
@@ -69,14 +68,6 @@ class PlayerSheet:
 
 
 @cache
-def _throw_outcomes(n: int, faces: int) -> tuple[tuple[Throw, Fraction], ...]:
-    return tuple(
-        (Throw(d), multiset_probability(d, faces))
-        for d in itertools.combinations_with_replacement(range(1, faces + 1), n)
-    )
-
-
-@cache
 def _keeps(dice: tuple[int, ...]) -> tuple[Keep, ...]:
     subs = {c for size in range(len(dice)) for c in itertools.combinations(dice, size)}
     return tuple(sorted(Keep(k) for k in subs))
@@ -90,28 +81,26 @@ def _enters(n: int, faces: int, sharp: bool) -> tuple[Enter, ...]:
 
 def _score_table(rules: RuleSet) -> tuple[tuple[tuple[Score, ...], ...], tuple[int, ...]]:
     """The Score action of every (column, box) and each box's rank in the actions' sort order."""
-    key = "engine.score_table"
-    got = rules._memo.get(key)
-    if got is None:
+
+    def build() -> tuple[tuple[tuple[Score, ...], ...], tuple[int, ...]]:
         multi = rules.n_columns > 1
         table = tuple(
             tuple(Score(c.id, col + 1 if multi else None) for c in rules.categories) for col in range(rules.n_columns)
         )
-        ids = rules.category_ids
-        alpha = sorted(ids)
-        got = (table, tuple(alpha.index(i) for i in ids))
-        rules._memo[key] = got
-    return got  # type: ignore[return-value]
+        alpha = sorted(rules.category_ids)
+        return table, tuple(alpha.index(i) for i in rules.category_ids)
+
+    return rules.cached("engine.score_table", build)
 
 
 def _alpha_order(rules: RuleSet) -> tuple[int, ...]:
     """Box indices in the order of their ids (the order Score actions sort in)."""
-    got = rules._memo.get("engine.alpha_order")
-    if got is None:
+
+    def build() -> tuple[int, ...]:
         _, rank = _score_table(rules)
-        got = tuple(sorted(range(len(rank)), key=rank.__getitem__))
-        rules._memo["engine.alpha_order"] = got
-    return got  # type: ignore[return-value]
+        return tuple(sorted(range(len(rank)), key=rank.__getitem__))
+
+    return rules.cached("engine.alpha_order", build)
 
 
 def _in_alpha(candidates: tuple[int, ...], alpha: tuple[int, ...]) -> tuple[int, ...]:
@@ -131,7 +120,7 @@ def _is_sub_multiset(part: Sequence[int], whole: Sequence[int]) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class GameState:
+class GameState(StateBase):
     """The immutable state of a sheet game. ``apply`` returns a new state; nothing mutates.
 
     Attributes:
@@ -169,15 +158,7 @@ class GameState:
         Raises:
             IllegalActionError: wrong number of players, or duplicate or empty names.
         """
-        names = tuple(p.strip() for p in players)
-        if not rules.min_players <= len(names) <= rules.max_players:
-            raise IllegalActionError(
-                f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {len(names)}"
-            )
-        if any(not n for n in names):
-            raise IllegalActionError("player names must not be empty")
-        if len(set(names)) != len(names):
-            raise IllegalActionError(f"player names must differ: {', '.join(names)}")
+        names = check_players(rules, players)
         empty = ColumnSheet(tuple(None for _ in rules.categories))
         sheet = PlayerSheet(tuple(empty for _ in rules.columns))
         return cls(rules=rules, players=names, sheets=tuple(sheet for _ in names), keeper=keeper)
@@ -193,35 +174,14 @@ class GameState:
         return self.turn >= self.end_turn
 
     @property
-    def is_chance_node(self) -> bool:
-        """Whether dice are in the air: the next action is a :class:`Throw`."""
-        return self.pending > 0
-
-    @property
     def throws_left(self) -> int:
         """Throws the current player may still make this turn."""
         return self.rules.throws - self.throws
 
     @property
-    def current_player(self) -> int:
-        """Index of the player to act."""
-        return self.current
-
-    @property
-    def current_name(self) -> str:
-        """Name of the player to act."""
-        return self.players[self.current]
-
-    @property
     def round(self) -> int:
         """1-based round number (each player takes one turn per round)."""
         return self.turn // len(self.players) + 1
-
-    def chance_outcomes(self) -> tuple[tuple[Throw, Fraction], ...]:
-        """At a chance node: every throw of the pending dice with its exact probability."""
-        if not self.pending:
-            return ()
-        return _throw_outcomes(self.pending, self.rules.faces)
 
     def column_totals(self, player: int, column: int = 0) -> ColumnTotals:
         """Totals of one column of one player's sheet."""
@@ -231,14 +191,6 @@ class GameState:
     def total(self, player: int) -> int:
         """A player's grand total: every column's boxes, upper bonus and extra points."""
         return sum(self.column_totals(player, c).total for c in range(self.rules.n_columns))
-
-    def totals(self) -> tuple[int, ...]:
-        """Every player's grand total."""
-        return tuple(self.total(p) for p in range(len(self.players)))
-
-    def outcome(self) -> Outcome:
-        """Ranks and winners by grand total (ties share a rank); meaningful once the game is over."""
-        return Outcome.from_totals(self.players, self.totals(), final=self.is_terminal)
 
     def score_options(self, column: int | None = None) -> tuple[tuple[int, BoxOption], ...]:
         """Every (column, entry) the current dice may fill now, with what it pays.
@@ -268,30 +220,44 @@ class GameState:
             out.extend((c, o) for o in opts)
         return tuple(out)
 
-    def _score_action(self, column: int, index: int) -> Score:
-        return _score_table(self.rules)[0][column][index]
+    def score_action(self, column: int, box: int | str) -> Score:
+        """The action that enters the dice in a box, e.g. ``score_action(0, "yahtzee")``.
 
-    def score_action(self, column: int, index: int) -> Score:  # TEMP(app): until the engine branch lands
-        """The action that enters the dice in box ``index`` of 0-based ``column``."""
-        return self._score_action(column, index)
+        Args:
+            column: the 0-based column (0 for single-column games, whose actions name no column).
+            box: the box's 0-based index in sheet order, or its id.
 
-    def must_announce(self) -> bool:  # TEMP(app): until the engine branch lands
-        """Only the announced column has open boxes: the turn must start with an announcement."""
-        return self._must_announce()
+        Returns:
+            The :class:`Score` action (``score yahtzee``, or ``score 2:yahtzee`` in a multi-column game);
+            whether it is legal now is for :meth:`is_legal` to say.
+
+        Raises:
+            InvalidActionError: no such column or box.
+        """
+        rules = self.rules
+        if not 0 <= column < rules.n_columns:
+            raise InvalidActionError(f"column {column}: {rules.name} has columns 0 to {rules.n_columns - 1}")
+        if isinstance(box, str):
+            if not rules.has_category(box):
+                raise InvalidActionError(f"no box {box!r} in {rules.name}; boxes: {', '.join(rules.category_ids)}")
+            box = rules.category_index(box)
+        elif not 0 <= box < len(rules.categories):
+            raise InvalidActionError(f"box {box}: {rules.name} has boxes 0 to {len(rules.categories) - 1}")
+        return _score_table(rules)[0][column][box]
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action allowed now, sorted (chance nodes list every throw outcome)."""
         if self.is_terminal:
             return ()
         if self.pending:
-            return tuple(t for t, _ in _throw_outcomes(self.pending, self.rules.faces))
+            return tuple(t for t, _ in throw_outcomes(self.pending, self.rules.faces))
         if self.dice is None:
             if self.keeper:
-                if self._must_announce():
+                if self.must_announce():
                     return self._announce_actions()
                 return _enters(self.rules.dice, self.rules.faces, self.rules.sharp) + self._announce_actions()
             return (Roll(),)
-        if self._must_announce():
+        if self.must_announce():
             return self._announce_actions()
         # Kinds are concatenated in their sort order (keep < announce < score), each group sorted.
         keeps: tuple[Action, ...] = _keeps(self.dice) if self.throws < self.rules.throws else ()
@@ -320,8 +286,12 @@ class GameState:
             return self.dice is None
         return self.dice is not None and self.throws == 1
 
-    def _must_announce(self) -> bool:
-        """Only the announced column has open boxes: the turn must start with an announcement."""
+    def must_announce(self) -> bool:
+        """Whether the player to act must announce a box now (before keeping, entering or scoring).
+
+        True when only the announced column (kniffel-4) has open boxes and the announcement window is open:
+        right after the first throw, or in score-keeper mode before the dice are entered.
+        """
         if self.rules.announced_column is None or not self._announce_window():
             return False
         sheet = self.sheets[self.current]
@@ -340,13 +310,37 @@ class GameState:
                 out.extend(Announce(self.rules.categories[i].id) for i, s in enumerate(col.scores) if s is None)
         return tuple(sorted(out, key=Announce.sort_key))
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be applied now."""
-        try:
-            self.apply(action)
-        except (IllegalActionError, InvalidActionError):
-            return False
-        return True
+    # -- text ---------------------------------------------------------------------------------
+    def to_text(self) -> str:
+        """The one-line position text (``pasch1 ...``) that :meth:`from_text` reads back.
+
+        See :mod:`pasch.engine._position` (and docs/position.md) for the grammar.
+        """
+        from pasch.engine._position import game_text
+
+        return game_text(self)
+
+    @classmethod
+    def from_text(cls, text: str) -> GameState:
+        """Read a sheet game's position text.
+
+        Raises:
+            PositionError: malformed text, or the position of a Knaster game.
+        """
+        from pasch.engine._position import from_text
+
+        state = from_text(text)
+        if not isinstance(state, GameState):
+            raise PositionError(f"{state.rules.id} is not a sheet game; read it with pasch.engine.from_text")
+        return state
+
+    def __str__(self) -> str:
+        from pasch.engine._draw import draw_game
+
+        return draw_game(self)
+
+    def __repr__(self) -> str:
+        return f"GameState.from_text({self.to_text()!r})"
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, action: Action | str, player: int | None = None) -> GameState:
@@ -372,7 +366,7 @@ class GameState:
             return self._apply_throw(action)
         if self.pending:
             raise IllegalActionError(f"{str(action)!r}: {self.pending} dice are still in the air")
-        if self._must_announce() and isinstance(action, Keep | Enter | Score):
+        if self.must_announce() and isinstance(action, Keep | Enter | Score):
             raise IllegalActionError(
                 f"{str(action)!r}: only the announced column has open boxes; announce one of its boxes first"
             )
@@ -387,9 +381,6 @@ class GameState:
         if isinstance(action, Score):
             return self._apply_score(action)
         raise IllegalActionError(f"{str(action)!r} is not an action of {self.rules.name}")
-
-    def _name(self, player: int) -> str:
-        return self.players[player] if 0 <= player < len(self.players) else f"seat {player}"
 
     def _apply_roll(self, action: Roll) -> GameState:
         if self.keeper:

@@ -6,11 +6,15 @@ engine, solver and interfaces read these parameters; none of them asks which rul
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TypeVar
 
 from pasch.errors import RuleSetError
 from pasch.rules._scorers import Scorer, ScorerKind
+
+_T = TypeVar("_T")
 
 __all__ = [
     "Category",
@@ -284,6 +288,28 @@ class RuleSet:
             row = tuple(c.scorer.score(counts) for c in self.categories)
             self._memo[key] = row
         return row  # type: ignore[return-value]
+
+    def cached(self, key: Hashable, factory: Callable[[], _T]) -> _T:
+        """Derived data of this rule set, computed once by ``factory`` and kept with the rule set.
+
+        Layers above the rules (the engine's action tables, for instance) keep what they derive from a
+        rule set here, so that it lives as long as the rule set and never takes part in equality. Keys
+        should name their owner (``"engine.score_table"``) so that layers do not collide; the value kept
+        for a key must always be the same for the same rule set.
+
+        Args:
+            key: a hashable key naming the derived data.
+            factory: computes the data the first time it is asked for.
+
+        Returns:
+            The data kept for ``key`` (computed now if it was not kept yet).
+        """
+        memo = self._memo
+        if key in memo:
+            return memo[key]  # type: ignore[return-value]
+        value = factory()
+        memo[key] = value
+        return value
 
     def doubles(self, category_index: int) -> bool:
         """Whether ``+sharp`` doubles this box."""

@@ -17,11 +17,7 @@ from textual.containers import Container, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from pasch.engine import KnasterGrid, KnasterState, cell_name, line_combination
-
-# The grid geometry is about to become public in pasch.engine (the engine branch); until it lands, this is
-# the terminal's one import of it (pasch.tui._knaster takes line_value from here).
-from pasch.engine._knaster_grid import LINE_MASKS, LINES, line_value
+from pasch.engine import LINE_MASKS, LINES, KnasterGrid, KnasterState, cell_name, line_combination, line_value
 from pasch.i18n import N_, _, ngettext
 
 __all__ = [

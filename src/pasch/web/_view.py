@@ -159,7 +159,7 @@ def state_view(state: State, seq: int, cache: ViewCache | None = None) -> dict[s
         view["totals"] = list(state.totals())
         view["kind"] = "knaster"
         view.update(_knaster_view(state))
-    else:
+    elif isinstance(state, GameState):
         view["kind"] = "sheet"
         sheet, grand = _sheet_view(state, cache)
         view.update(sheet)

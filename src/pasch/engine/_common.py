@@ -1,0 +1,111 @@
+"""What the two state classes share: player checks, throw outcomes and the members derived from seats and totals."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import cache
+from typing import TYPE_CHECKING
+
+from pasch.dice import multiset_probability
+from pasch.engine._actions import Action, Throw
+from pasch.engine._outcome import Outcome
+from pasch.errors import IllegalActionError, InvalidActionError
+from pasch.rules import RuleSet
+
+__all__ = ["StateBase", "check_players", "throw_outcomes"]
+
+
+@cache
+def throw_outcomes(n: int, faces: int) -> tuple[tuple[Throw, Fraction], ...]:
+    """Every throw of ``n`` dice (sorted values, in sorted order) with its exact probability."""
+    return tuple(
+        (Throw(d), multiset_probability(d, faces))
+        for d in itertools.combinations_with_replacement(range(1, faces + 1), n)
+    )
+
+
+def check_players(rules: RuleSet, players: Sequence[str]) -> tuple[str, ...]:
+    """The player names, stripped, after checking their number and that they are non-empty and distinct.
+
+    Raises:
+        IllegalActionError: wrong number of players, or duplicate or empty names.
+    """
+    names = tuple(p.strip() for p in players)
+    if not rules.min_players <= len(names) <= rules.max_players:
+        raise IllegalActionError(
+            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {len(names)}"
+        )
+    if any(not n for n in names):
+        raise IllegalActionError("player names must not be empty")
+    if len(set(names)) != len(names):
+        raise IllegalActionError(f"player names must differ: {', '.join(names)}")
+    return names
+
+
+class StateBase:
+    """Members both state classes derive the same way from their fields (a slot-free mixin)."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        @property
+        def rules(self) -> RuleSet: ...
+
+        @property
+        def players(self) -> tuple[str, ...]: ...
+
+        @property
+        def current(self) -> int: ...
+
+        @property
+        def pending(self) -> int: ...
+
+        @property
+        def is_terminal(self) -> bool: ...
+
+        def total(self, player: int) -> int: ...
+
+        def apply(self, action: Action | str, player: int | None = None) -> StateBase: ...
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether dice are in the air: the next action is a :class:`~pasch.engine.Throw`."""
+        return self.pending > 0
+
+    @property
+    def current_player(self) -> int:
+        """Index of the player to act."""
+        return self.current
+
+    @property
+    def current_name(self) -> str:
+        """Name of the player to act."""
+        return self.players[self.current]
+
+    def chance_outcomes(self) -> tuple[tuple[Throw, Fraction], ...]:
+        """At a chance node: every throw of the dice in the air with its exact probability; else ``()``."""
+        if not self.pending:
+            return ()
+        return throw_outcomes(self.pending, self.rules.faces)
+
+    def totals(self) -> tuple[int, ...]:
+        """Every player's score so far, in seat order."""
+        return tuple(self.total(p) for p in range(len(self.players)))
+
+    def outcome(self) -> Outcome:
+        """Ranks and winners by score (ties share a rank); final once the game is over."""
+        return Outcome.from_totals(self.players, self.totals(), final=self.is_terminal)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be applied now."""
+        try:
+            self.apply(action)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        return True
+
+    def _name(self, player: int) -> str:
+        return self.players[player] if 0 <= player < len(self.players) else f"seat {player}"
