@@ -23,6 +23,7 @@ HELP = {
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
     "log": "a pasch-log JSON file (GET /api/rooms/CODE/log after the game)",
     "seed": "the revealed seed, if the log does not hold it",
+    "commitment": "the commitment you saw before the first throw (64 hex digits); default: the log's own",
     "json": "print one JSON object",
 }
 
@@ -64,6 +65,7 @@ def serve_cmd(
 def verify_cmd(
     log: Annotated[Path, typer.Argument(metavar="LOG", help=HELP["log"])],
     seed: Annotated[str | None, typer.Option("--seed", help=HELP["seed"])] = None,
+    commitment: Annotated[str | None, typer.Option("--commitment", metavar="HEX", help=HELP["commitment"])] = None,
     as_json: Annotated[bool, typer.Option("--json", help=HELP["json"])] = False,
 ) -> None:
     """Say whether every throw of the log follows from the seed (and the seed from the commitment)."""
@@ -72,15 +74,29 @@ def verify_cmd(
 
     with guard():
         try:
-            report = verify(GameLog.load(log), seed=seed)
+            report = verify(GameLog.load(log), seed=seed, commitment=commitment)
         except typer.Exit:
             raise
         except Exception as exc:
             fail(str(exc))
     if as_json:
-        print_json({"fair": report.fair, "throws": report.throws, "problems": report.problems})
+        print_json(
+            {
+                "fair": report.fair,
+                "throws": report.throws,
+                "problems": report.problems,
+                "commitment": report.commitment,
+                "commitment_source": report.commitment_source,
+                "seed": report.seed,
+            }
+        )
     else:
         typer.echo(f"{'fair' if report.fair else 'UNFAIR'}: {report.throws} throws checked")
+        if report.commitment is None:
+            typer.echo("  no commitment known: the seed itself was not checked (give --commitment HEX)")
+        else:
+            where = "the one you gave" if report.commitment_source == "given" else "the log's own"
+            typer.echo(f"  commitment {report.commitment} ({where}); seed {report.seed}")
         for line in report.problems:
             typer.echo(f"  {line}")
     raise typer.Exit(0 if report.fair else 1)

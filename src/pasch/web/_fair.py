@@ -76,40 +76,67 @@ class FairReport:
     Attributes:
         fair: every throw matches the seed and the seed matches the commitment.
         throws: number of throws checked.
-        problems: one line per mismatch (empty when fair).
+        problems: one line per mismatch (empty when fair); the first mismatching throw comes first.
+        commitment: the commitment checked against (None: none was known).
+        commitment_source: where it came from: ``given`` (what the player saw) or ``log``.
+        seed: the seed the throws were recomputed from.
     """
 
     fair: bool
     throws: int
     problems: list[str] = field(default_factory=list)
+    commitment: str | None = None
+    commitment_source: str | None = None
+    seed: str | None = None
 
 
 def verify(log: GameLog, seed: str | None = None, commitment: str | None = None) -> FairReport:
     """Recompute every throw of ``log`` from the seed and compare.
 
-    The seed and commitment default to the log's ``meta["seed"]`` and ``meta["commitment"]``.
+    The seed defaults to the log's ``meta["seed"]``; the commitment to check is the one given (what the
+    player saw before the first throw: a server cannot rewrite that one), else the log's ``meta["commitment"]``.
+    A throw that differs from the seed's makes the game UNFAIR even when, after it, the log no longer replays
+    (the tampered throw changed what was legal).
 
     Raises:
-        PaschError: the log has no seed, the seed is not hex, or an action cannot be replayed.
+        PaschError: the log has no served dice seed, the seed or commitment is not hexadecimal, or an action
+            cannot be replayed although every throw before it matched.
     """
-    seed = seed if seed is not None else log.meta.get("seed")
-    commitment = commitment if commitment is not None else log.meta.get("commitment")
-    if not isinstance(seed, str) or not seed:
+    raw_seed = seed if seed is not None else log.meta.get("seed")
+    if isinstance(raw_seed, int) and not isinstance(raw_seed, bool):
+        raise PaschError(
+            f"this log is a local game (meta.seed {raw_seed} is the seed of 'pasch play --seed', not a served "
+            "game's dice seed); verify checks games served by pasch serve"
+        )
+    if not isinstance(raw_seed, str) or not raw_seed:
         raise PaschError("the log reveals no dice seed (meta.seed); the game is unfinished or not from pasch serve")
+    seed = raw_seed
+    source = "given" if commitment is not None else ("log" if log.meta.get("commitment") else None)
+    commitment = commitment if commitment is not None else log.meta.get("commitment")
     try:
         digest = commitment_of(seed)
     except ValueError:
         raise PaschError(f"the seed {seed[:16]!r}... is not hexadecimal") from None
-    report = FairReport(fair=True, throws=0)
-    if commitment is not None and digest != commitment:
-        report.fair = False
-        report.problems.append(f"sha256(seed) is {digest}, but the commitment published was {commitment}")
+    report = FairReport(fair=True, throws=0, commitment=commitment, commitment_source=source, seed=seed)
+    if commitment is not None:
+        given = str(commitment).strip().lower()
+        if len(given) != 64 or any(c not in "0123456789abcdef" for c in given):
+            raise PaschError(f"the commitment {str(commitment)[:20]!r} is not 64 hexadecimal digits")
+        report.commitment = given
+        if digest != given:
+            report.fair = False
+            report.problems.append(f"sha256(seed) is {digest}, but the commitment ({source}) is {given}")
     state = new_game(log.rules, log.players, keeper=log.keeper)
     stream = DiceStream(seed)
     for n, text in enumerate(log.actions, start=1):
-        action = Action.parse(text)
+        try:
+            action = Action.parse(text)
+        except PaschError as exc:
+            if not report.fair:
+                break
+            raise PaschError(f"action {n} ({text!r}) cannot be read: {exc}") from None
         if isinstance(action, Throw):
-            expected = stream.next(state.pending, state.rules.faces)
+            expected = stream.throw(state.pending, state.rules.faces)
             report.throws += 1
             if tuple(sorted(action.dice)) != expected:
                 report.fair = False
@@ -119,5 +146,8 @@ def verify(log: GameLog, seed: str | None = None, commitment: str | None = None)
         try:
             state = state.apply(action)
         except PaschError as exc:
+            if not report.fair:
+                report.problems.append(f"action {n} ({text!r}) no longer replays after the mismatch: {exc}")
+                break
             raise PaschError(f"action {n} ({text!r}) cannot be replayed: {exc}") from None
     return report
