@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
@@ -11,12 +9,6 @@ from pasch.bots import GreedyBot, MultiColumnBot, OptimalBot, RandomBot, make_bo
 from pasch.engine import Game, Keep, Roll, Score, new_game
 from pasch.errors import IllegalActionError, RuleSetError
 from pasch.rules import get
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pasch-cache"))
-    yield
 
 
 def play(rules: str, bot: object, seed: int) -> int:

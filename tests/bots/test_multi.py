@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
 from pasch.bots import GreedyBot, MultiColumnBot, RandomBot, make_bot
 from pasch.engine import Announce, Game, GameState, Keep, Roll, Score, new_game
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pasch-cache"))
-    yield
 
 
 def play(rules: str, bot: object, seed: int, players: int = 1) -> tuple[int, ...]:

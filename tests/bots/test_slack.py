@@ -94,8 +94,3 @@ def test_slack_zero_is_the_forced_table_and_more_slack_never_hurts() -> None:
     assert (slack.values[-1] == 0).all()
     # Waiting is worth a lot at the start: two passes add several points.
     assert slack.values[0, 0, 0, 2] > slack.values[0, 0, 0, 0] + 5
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pasch-cache"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -25,13 +25,6 @@ UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 LOWER = ("three_of_a_kind", "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee", "chance")
 SHEET = UPPER + LOWER
 MISS = "1 2 3 4 6"  # no five-alike, no full house, no large straight: a safe throw for crossing out
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    # The optimal bot may look for solver tables; keep it away from the user's cache.
-    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pasch-cache"))
-    yield
 
 
 # -- helpers --------------------------------------------------------------------------------------------

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from pasch.rules import get
 from pasch.solver import Solver, table_path
 
 RULES = "yahtzee+forced"
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests rewrite and corrupt table files: each gets a directory of its own, not the run's."""
+    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path / "pasch-cache"))
 
 
 def test_table_is_stored_then_loaded_memory_mapped() -> None:

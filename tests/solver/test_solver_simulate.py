@@ -7,15 +7,28 @@ import random
 import numpy as np
 import pytest
 
-from pasch.solver import Solver
+from pasch.rules import RuleSet
+from pasch.solver import Solver, build_values
+
+from .test_solver_reference import SMALL
 
 
-@pytest.mark.parametrize("rule_id", ["yahtzee", "yatzy"])
-def test_optimal_policy_mean_is_within_three_standard_errors(rule_id: str) -> None:
-    solver = Solver.load(rule_id)
+def assert_mean_within_three_standard_errors(solver: Solver) -> None:
     scores = solver.simulate(100_000, seed=12345)
     se = scores.std(ddof=1) / np.sqrt(len(scores))
     assert abs(scores.mean() - solver.expected_start) < 3 * se
+
+
+@pytest.mark.parametrize("rules", SMALL, ids=lambda r: r.id)
+def test_optimal_policy_mean_on_small_rule_sets_is_within_three_standard_errors(rules: RuleSet) -> None:
+    # Every joker, extra, order and sharp variant of the small sets: the simulation kernel's branches.
+    assert_mean_within_three_standard_errors(Solver(rules, build_values(rules)))
+
+
+@pytest.mark.slow  # full-size tables: the small sets above check the same kernel in the default run
+@pytest.mark.parametrize("rule_id", ["yahtzee", "yatzy"])
+def test_optimal_policy_mean_is_within_three_standard_errors(rule_id: str) -> None:
+    assert_mean_within_three_standard_errors(Solver.load(rule_id))
 
 
 def test_simulation_is_seeded_and_independent_of_threads() -> None:

@@ -96,6 +96,8 @@ def test_data_dir_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert data_dir(tmp_path / "arg") == tmp_path / "arg"
     assert database_url().endswith("env/pasch.sqlite3")
     monkeypatch.delenv("PASCH_DATA_DIR")
+    # The default location, under tmp_path on Linux (XDG): the test never opens the user's own database.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert "pasch" in str(data_dir())
     with Repository() as repo:  # default location honours the env var at open time
         pass

@@ -40,12 +40,3 @@ async def settle(app: PaschApp, pilot: Any) -> None:
     for _ in range(3):
         await app.workers.wait_for_complete()
         await pilot.pause()
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Solver tables built for hints go to a temporary cache, not the user's."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("PASCH_CACHE_DIR", str(tmp_path_factory.mktemp("solver-cache")))
-    yield
-    mp.undo()
