@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from pasch.rules import Category, RuleSet, Scorer, ScorerKind
-from pasch.solver import clear_shared
 
 K = ScorerKind
 
@@ -35,11 +29,3 @@ def tiny(name: str = "app-tiny", *, bonus: int = 0, columns: int = 1) -> RuleSet
         faces=4,
         throws=2,
     )
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    path = tmp_path_factory.getbasetemp() / "pasch-cache"
-    monkeypatch.setenv("PASCH_CACHE_DIR", str(path))
-    yield path
-    clear_shared()
