@@ -335,7 +335,7 @@ def replay_cmd(
         _print_replay(state, log, as_json)
 
 
-def _print_replay(state: Any, log: GameLog, as_json: bool) -> None:
+def _print_replay(state: State, log: GameLog, as_json: bool) -> None:
     finished = bool(state.is_terminal)
     if as_json:
         print_json(

@@ -5,8 +5,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -14,6 +15,9 @@ from rich.table import Table
 from pasch.cli._app import app
 from pasch.cli._common import console, guard, print_json
 from pasch.i18n import _, set_language
+
+if TYPE_CHECKING:
+    from pasch.storage import Repository
 
 __all__ = ["history_cmd", "keep_cmd"]
 
@@ -54,11 +58,11 @@ def keep_cmd(
         )
 
 
-def _when(dt: Any) -> str:
+def _when(dt: datetime | None) -> str:
     return dt.strftime("%Y-%m-%d %H:%M") if dt is not None else ""
 
 
-def _iso(dt: Any) -> str | None:
+def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat() if dt is not None else None
 
 
@@ -77,7 +81,7 @@ def _source(source: str, code: str | None) -> str:
     return f"{name} {code}" if code else name
 
 
-def _open_repository(db: str | None, data_dir: Path | None) -> Any:
+def _open_repository(db: str | None, data_dir: Path | None) -> Repository:
     """The repository of ``--db`` or of the data directory.
 
     Raises:

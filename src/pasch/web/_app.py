@@ -11,7 +11,7 @@ import contextlib
 import gc
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -317,8 +317,8 @@ def create_app(
     origins = {o.rstrip("/").lower() for o in allowed_origins}
 
     @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
+    async def security_headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
         for name, value in SECURITY_HEADERS.items():
             if name == "Content-Security-Policy" and request.url.path == "/docs":
                 continue  # the documentation page loads Swagger UI from its CDN (off unless --api-docs)
@@ -585,7 +585,7 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     @app.exception_handler(ActError)
-    async def act_error(_request: Any, exc: ActError) -> JSONResponse:
+    async def act_error(_request: Request, exc: ActError) -> JSONResponse:
         return JSONResponse({"detail": {"code": exc.code, "message": exc.message}}, status_code=400)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
