@@ -9,20 +9,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import get_num_threads
 
 from pasch.dice import parse_dice, space
 from pasch.errors import InvalidActionError
 from pasch.rules import RuleSet, column_totals, get
-from pasch.solver import _kernels
-from pasch.solver._prep import Prep, prepare
-from pasch.solver._table import Progress, load_or_build
-
-# Numba dispatchers, typed loosely: their arguments are checked by Numba itself.
-_best_many: Any = _kernels._best_many
-_best_packed: Any = _kernels._best_packed
-_option_values: Any = _kernels._option_values
-_simulate_many: Any = _kernels._simulate_many
+from pasch.solver._prep import Prep, Tables, prepare, tables
+from pasch.solver._table import Progress, default_threads, load_or_build, run_threads
 
 __all__ = ["Option", "Solver", "StateKey"]
 
@@ -104,16 +96,10 @@ class Solver:
         solver.from_cache = cached
         return solver
 
-    # -- arrays handed to the kernels ----------------------------------------------------------
-    @cached_property
-    def _args(self) -> tuple[Any, ...]:
-        p = self.prep
-        dt = self.values.dtype.type
-        return (
-            p.n_flags, p.y_box, p.threshold, dt(p.bonus), p.row_box, p.row_up, p.row_mode, p.tier,
-            p.group_match, p.grp, p.rowsel, p.cval.astype(dt), p.zrow, p.nz, p.n_nz, p.keep_add, p.subs,
-            p.n_sub, p.n_small, p.prob.astype(dt), dt(1.0 / p.faces),
-        )  # fmt: skip
+    @property
+    def tables(self) -> Tables:
+        """The kernels' record of this rule set in the table's dtype."""
+        return tables(self.prep, self.values.dtype)
 
     # -- states ---------------------------------------------------------------------------------
     @property
@@ -182,13 +168,12 @@ class Solver:
         Raises:
             InvalidActionError: bad dice, rolls left, sheet, or a full sheet.
         """
+        from pasch.solver._kone import _option_values
+
         key, r, _, sh = self._situation(scores, dice, rolls_left, sharp)
         boxes = np.empty(self.prep.n_boxes, np.float64)
         keeps = np.empty(self.prep.keep_add.shape[0], np.float64)
-        _option_values(
-            self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, *self._args, self.prep.n_sharp,
-            boxes, keeps,
-        )  # fmt: skip
+        _option_values(self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, self.tables, boxes, keeps)
         return boxes, keeps
 
     def options(
@@ -269,30 +254,16 @@ class Solver:
 
         ``roll`` indexes the dice space's throws. Nothing is checked: use :meth:`state_key` first.
         """
-        ints, meta, cval, prob, sc, inv, bonus = self._packed
-        box, keep, value = _best_packed(
-            self.values, key.mask, key.flag, key.upper, roll, rolls_left, sharp, ints, meta, cval, prob, sc, inv, bonus
+        box, keep, value = self._best_one(
+            self.values, key.mask, key.flag, key.upper, roll, rolls_left, sharp, self.tables
         )
         return int(box), int(keep), float(value)
 
     @cached_property
-    def _packed(self) -> tuple[Any, ...]:
-        """The tables of :func:`_best_packed`: one int32 buffer and its layout (fewer arguments to type)."""
-        p = self.prep
-        dt = self.values.dtype.type
-        parts = [
-            p.row_box, p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, p.zrow, p.nz, p.n_nz,
-            p.keep_add, p.subs, p.n_sub, p.rsub, p.n_rsub,
-        ]  # fmt: skip
-        meta = np.zeros((len(parts), 5), np.int64)
-        offset = 0
-        for q, a in enumerate(parts):
-            shape = (*a.shape, 1, 1, 1, 1)[:4]
-            meta[q] = (offset, *shape)
-            offset += a.size
-        ints = np.concatenate([a.ravel() for a in parts]).astype(np.int32)
-        sc = np.array([p.n_flags, p.y_box, p.threshold, p.n_small, p.n_sharp], np.int64)
-        return ints, meta, p.cval.astype(dt), p.prob.astype(dt), sc, dt(1.0 / p.faces), dt(p.bonus)
+    def _best_one(self) -> Any:
+        from pasch.solver._kone import _best_one
+
+        return _best_one
 
     # -- batches --------------------------------------------------------------------------------
     def values_batch(self, masks: IntArray, flags: IntArray, uppers: IntArray) -> npt.NDArray[np.float64]:
@@ -324,11 +295,11 @@ class Solver:
         out_box = np.empty(m, np.int32)
         out_keep = np.empty(m, np.int32)
         out_value = np.empty(m, np.float64)
-        n_threads = max(1, min(threads or get_num_threads(), get_num_threads(), max(m, 1)))
-        _best_many(
-            self.values, *arrays, *self._args, self.prep.n_sharp, self.prep.rsub, self.prep.n_rsub,
-            n_threads, out_box, out_keep, out_value,
-        )  # fmt: skip
+        n_threads = max(1, min(threads or default_threads(), default_threads(), max(m, 1)))
+        from pasch.solver._kmany import LANES, _best_many
+
+        n_threads = min(n_threads, max(1, -(-m // LANES)))
+        run_threads(_best_many, n_threads, self.values, *arrays, self.tables, out_box, out_keep, out_value)
         return out_box, out_keep, out_value
 
     def simulate(self, games: int, seed: int = 0, threads: int | None = None) -> npt.NDArray[np.int64]:
@@ -339,14 +310,11 @@ class Solver:
         """
         if games < 0 or seed < 0:
             raise ValueError("games and seed must not be negative")
-        p = self.prep
+        from pasch.solver._kmany import LANES, _simulate_many
+
         out = np.zeros(games, np.int64)
         if games == 0:
             return out
-        n_threads = max(1, min(threads or get_num_threads(), get_num_threads(), games))
-        a = self._args
-        _simulate_many(
-            self.values, games, seed, *a[:15], p.total, *a[15:], p.n_sharp, p.rsub, p.n_rsub,
-            p.keep_counts, p.roll_of_code, self.rules.dice, p.faces, p.throws, p.bonus, n_threads, out,
-        )  # fmt: skip
+        n_threads = max(1, min(threads or default_threads(), default_threads(), -(-games // LANES)))
+        run_threads(_simulate_many, n_threads, self.values, games, seed, self.tables, out)
         return out

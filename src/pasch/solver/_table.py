@@ -11,27 +11,73 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 import time
 import zlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import get_num_threads
 
 from pasch.rules import RuleSet
-from pasch.solver._kernels import _solve_layer
-from pasch.solver._prep import Prep, prepare
+from pasch.solver._prep import Prep, prepare, tables
 
-__all__ = ["SOLVER_VERSION", "build_values", "cache_dir", "load_or_build", "table_path"]
+__all__ = [
+    "SOLVER_VERSION",
+    "build_values",
+    "cache_dir",
+    "default_threads",
+    "load_or_build",
+    "run_threads",
+    "table_path",
+]
 
 SOLVER_VERSION = 1
 """Bump when the table layout or the solver's semantics change: older files are then stale."""
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(layers_done, layers_total)`` while a table is built."""
+
+
+def default_threads() -> int:
+    """Worker threads of the kernels: ``NUMBA_NUM_THREADS`` (default: the number of cores).
+
+    Read from Numba's configuration, not ``numba.get_num_threads()``, which would start Numba's
+    threading layer that these kernels do not use.
+    """
+    from numba import config
+
+    return max(1, int(config.NUMBA_NUM_THREADS))
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def run_threads(kernel: Callable[..., Any], n_threads: int, *args: Any) -> None:
+    """Call ``kernel(*args, th, n_threads)`` for ``th`` in ``0 .. n_threads - 1``, each on its own thread.
+
+    The kernels release the GIL, so the calls run in parallel (one of them on this thread). A kernel
+    not compiled yet is compiled once: Numba's compiler lock makes the other calls wait for it.
+
+    Raises:
+        Exception: whatever a call raised.
+    """
+    global _POOL
+    if n_threads <= 1:
+        kernel(*args, 0, 1)
+        return
+    with _POOL_LOCK:
+        if _POOL is None or _POOL._max_workers < n_threads - 1:
+            _POOL = ThreadPoolExecutor(max_workers=n_threads - 1, thread_name_prefix="pasch-solver")
+        pool = _POOL
+    futures = [pool.submit(kernel, *args, th, n_threads) for th in range(1, n_threads)]
+    kernel(*args, 0, n_threads)
+    for f in futures:
+        f.result()
 
 
 def build_values(
@@ -58,18 +104,14 @@ def build_values(
     p = rules if isinstance(rules, Prep) else prepare(rules)
     n = p.n_boxes
     values = np.zeros((1 << n, p.n_flags, p.lanes), dtype=dtype)
-    cval = p.cval.astype(dtype)
-    prob = p.prob.astype(dtype)
-    n_threads = max(1, min(threads or get_num_threads(), get_num_threads()))
+    t = tables(p, dtype)
+    from pasch.solver._kbuild import _solve_layer
+
+    n_threads = max(1, min(threads or default_threads(), default_threads()))
     for done, layer in enumerate(range(n - 1, -1, -1)):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
         if hi > lo:
-            _solve_layer(
-                values, p.masks, lo, hi, p.n_flags, p.y_box, p.threshold, dtype(p.bonus), p.row_box,
-                p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, cval, p.zrow, p.nz, p.n_nz,
-                p.keep_add, p.subs, p.n_sub, p.n_small, prob, p.prob, dtype(1.0 / p.faces), p.throws - 1,
-                p.n_sharp, n_threads,
-            )  # fmt: skip
+            run_threads(_solve_layer, min(n_threads, hi - lo), values, p.masks, lo, hi, t)
         if progress is not None:
             progress(done + 1, n)
     return values
