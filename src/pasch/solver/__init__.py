@@ -15,6 +15,7 @@ and each command compiles (once, then Numba's disk cache) only the modules it us
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 from pasch.solver._prep import Prep, Tables, prepare, tables
@@ -66,15 +67,17 @@ def solve(rules: str, *, force: bool = False) -> Solver:
 
 
 def kernels() -> list[Any]:
-    """Every Numba kernel of the solver (dispatchers), for compile statistics and documentation tests.
+    """Every Numba kernel of the solver, for compile statistics and documentation tests.
 
-    Importing them costs nothing to compile: Numba compiles a kernel on its first call.
+    Dispatchers, or the plain functions under ``NUMBA_DISABLE_JIT=1``. Importing them compiles
+    nothing: Numba compiles a kernel on its first call.
     """
     out: list[Any] = []
     for name in KERNEL_MODULES:
         module = importlib.import_module(f"pasch.solver.{name}")
         for value in vars(module).values():
-            if getattr(value, "py_func", None) is not None and value.py_func.__module__ == module.__name__:
+            fn = getattr(value, "py_func", value)
+            if inspect.isfunction(fn) and fn.__module__ == module.__name__:
                 out.append(value)
     return out
 
