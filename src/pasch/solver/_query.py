@@ -296,7 +296,8 @@ class Solver:
         out_keep = np.empty(m, np.int32)
         out_value = np.empty(m, np.float64)
         n_threads = max(1, min(threads or default_threads(), default_threads(), max(m, 1)))
-        from pasch.solver._kmany import LANES, _best_many
+        from pasch.solver._kmany import _best_many
+        from pasch.solver._kparts import LANES
 
         n_threads = min(n_threads, max(1, -(-m // LANES)))
         run_threads(_best_many, n_threads, self.values, *arrays, self.tables, out_box, out_keep, out_value)
@@ -310,7 +311,8 @@ class Solver:
         """
         if games < 0 or seed < 0:
             raise ValueError("games and seed must not be negative")
-        from pasch.solver._kmany import LANES, _simulate_many
+        from pasch.solver._kmany import _simulate_many
+        from pasch.solver._kparts import LANES
 
         out = np.zeros(games, np.int64)
         if games == 0:

@@ -50,7 +50,7 @@ def default_threads() -> int:
     """
     from numba import config
 
-    return max(1, int(config.NUMBA_NUM_THREADS))
+    return max(1, int(config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
 
 
 _POOL: ThreadPoolExecutor | None = None
