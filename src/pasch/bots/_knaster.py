@@ -28,7 +28,7 @@ from functools import cache
 
 import numpy as np
 
-from pasch.bots import Bot
+from pasch.bots._base import Bot
 from pasch.engine import Action, Circle, KnasterGrid, KnasterState, Pass, Roll, Write
 from pasch.engine._knaster_grid import CELL_LINES, LINE_MASKS, LINES, best_combination, cell_index, line_value
 from pasch.errors import IllegalActionError, RuleSetError

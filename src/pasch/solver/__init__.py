@@ -20,6 +20,7 @@ from typing import Any
 
 from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
+from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, build_values, cache_dir, load_or_build, table_path
 
 KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany")
@@ -37,19 +38,23 @@ one situation, of a batch, and simulation."""
 
 __all__ = [
     "KERNEL_MODULES",
+    "SLACK_VERSION",
     "SOLVER_VERSION",
     "TASKS",
     "Option",
     "Prep",
+    "SlackTable",
     "Solver",
     "StateKey",
     "Tables",
+    "box_sequence",
     "build_values",
     "cache_dir",
     "compiled",
     "kernels",
     "load_or_build",
     "prepare",
+    "slack_table",
     "solve",
     "table_path",
     "tables",

@@ -131,6 +131,35 @@ class Solver:
                 flag = 1
         return StateKey(mask, flag, min(upper, p.threshold))
 
+    def possible(self, box: int) -> frozenset[int]:
+        """Every value box ``box`` can hold under the rules (0 included where a throw scores 0)."""
+        return self._possible[box]
+
+    def contexts(self, mask: int, flag: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Each throw's scoring context (all-alike box state, matching upper box filled) and group.
+
+        Args:
+            mask: filled-box mask.
+            flag: the all-alike flag.
+        """
+        p = self.prep
+        y_filled = p.y_box >= 0 and mask >> p.y_box & 1
+        yclass = 0 if not y_filled else 1 + flag
+        grp = p.grp.astype(np.int64)
+        gm = p.group_match[grp].astype(np.int64)
+        matched = (gm >= 0) & ((mask >> np.maximum(gm, 0)) & 1).astype(bool)
+        return yclass * 2 + matched.astype(np.int64), grp
+
+    def slack_table(self, max_slack: int, *, use_cache: bool = True) -> Any:
+        """The slack table of this fixed-order column (:func:`pasch.solver.slack_table`).
+
+        Raises:
+            RuleSetError: the column has no fixed order.
+        """
+        from pasch.solver._slack import slack_table
+
+        return slack_table(self, max_slack, use_cache=use_cache)
+
     @cached_property
     def _possible(self) -> list[frozenset[int]]:
         pts = self.prep.points
