@@ -3,9 +3,10 @@
 """Kernels that answer one situation: every option's value, or the best decision.
 
 Private. They run the table build's own pieces (``_kparts``) with one lane, so a first ``advise``
-after a first ``solve`` compiles only these two small kernels. There are no scalar copies of the
-pieces: a one-lane loop costs little next to Numba's dispatch, and a copy cost a compile of its own
-(``bench/solver.py`` times the single advice).
+after a first ``solve`` types none of them again. There are no scalar copies of the pieces any more:
+they compiled on their own (about 6 s of a first ``advise`` here, on top of the build's kernels),
+while the one-lane pieces cost about 3 s more to link; the single advice stays in microseconds
+(``bench/solver.py``).
 """
 
 from __future__ import annotations
