@@ -34,7 +34,9 @@ def _best_many(V, masks, flags, uppers, rolls, rolls_left, sharps, T, out_box, o
         th: this call's share (0 to ``n_threads - 1``).
         n_threads: calls sharing the work.
     """
-    n = T.tier.shape[2]
+    tier, rowsel, cval, grp, y_box = T.tier, T.rowsel, T.cval, T.grp, T.y_box
+    group_match, rsub, n_rsub, n_sharp = T.group_match, T.rsub, T.n_rsub, T.n_sharp
+    n = tier.shape[2]
     m = masks.shape[0]
     n_blocks = (m + LANES - 1) // LANES
     stages = 0
@@ -65,8 +67,11 @@ def _best_many(V, masks, flags, uppers, rolls, rolls_left, sharps, T, out_box, o
         _turn(stop, A, Sv, tmp, L, block_stages, T, save)
         for j in range(L):
             q = lo + j
-            s = 1 if sharps[q] and T.n_sharp == 2 else 0
-            box, keep, v, _c = _decide(X, save, j, masks[q], flags[q], rolls[q], rolls_left[q], s, T, legal_row)
+            s = 1 if sharps[q] and n_sharp == 2 else 0
+            box, keep, v, _c = _decide(
+                X, save, j, masks[q], flags[q], rolls[q], rolls_left[q], s,
+                tier, rowsel, cval, grp, y_box, group_match, rsub, n_rsub, legal_row,
+            )  # fmt: skip
             out_box[q] = box
             out_keep[q] = keep
             out_value[q] = np.float64(v) + base[j]
@@ -87,7 +92,11 @@ def _simulate_many(V, n_games, seed, T, out, th, n_threads):
         th: this call's share (0 to ``n_threads - 1``).
         n_threads: calls sharing the games.
     """
-    n = T.tier.shape[2]
+    tier, rowsel, cval, grp, y_box = T.tier, T.rowsel, T.cval, T.grp, T.y_box
+    group_match, rsub, n_rsub, n_sharp = T.group_match, T.rsub, T.n_rsub, T.n_sharp
+    roll_of_code, keep_counts, row_up, row_mode, total = T.roll_of_code, T.keep_counts, T.row_up, T.row_mode, T.total
+    ibonus = T.ibonus
+    n = tier.shape[2]
     faces = T.faces
     n_dice = T.n_dice
     thr = T.thr
@@ -142,24 +151,27 @@ def _simulate_many(V, n_games, seed, T, out, th, n_threads):
                     code = 0
                     for f in range(faces - 1, -1, -1):
                         code = code * (n_dice + 1) + counts[f]
-                    roll = T.roll_of_code[code]
-                    s = 1 if kept == 0 and T.n_sharp == 2 else 0
-                    box, keep, _v, c = _decide(X, save, j, mask, flag, roll, t, s, T, legal_row)
+                    roll = roll_of_code[code]
+                    s = 1 if kept == 0 and n_sharp == 2 else 0
+                    box, keep, _v, c = _decide(
+                        X, save, j, mask, flag, roll, t, s,
+                        tier, rowsel, cval, grp, y_box, group_match, rsub, n_rsub, legal_row,
+                    )  # fmt: skip
                     if box >= 0:
                         break
                     kept = 0
                     for f in range(faces):
-                        counts[f] = T.keep_counts[keep, f]
+                        counts[f] = keep_counts[keep, f]
                         kept += counts[f]
                     t -= 1
-                row = T.rowsel[c, s, roll, box]
-                p = T.row_up[row]
+                row = rowsel[c, s, roll, box]
+                p = row_up[row]
                 u = us[j]
-                scores[j] += T.total[c, s, roll, box]
+                scores[j] += total[c, s, roll, box]
                 if u < thr <= u + p:
-                    scores[j] += T.ibonus
+                    scores[j] += ibonus
                 us[j] = min(u + p, thr)
-                mode = T.row_mode[row]
+                mode = row_mode[row]
                 if mode > 0:
                     flags[j] = mode - 1
                 masks[j] = mask | (1 << box)

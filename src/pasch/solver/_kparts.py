@@ -583,8 +583,11 @@ def _stops_many(X, Xp, L, masks, flags, T, m0, stop, legal_row):
 
 
 @njit(cache=True, inline="always")
-def _decide(X, save, j, mask, flag, roll, t, s, T, legal_row):
+def _decide(X, save, j, mask, flag, roll, t, s, tier, rowsel, cval, grp, y_box, group_match, rsub, n_rsub, legal_row):
     """Best decision of lane ``j``: (box or -1, keep or -1, value relative to the lane's base, context).
+
+    It takes the arrays it reads, not the :class:`~pasch.solver._prep.Tables` record: it runs for
+    every decision of a simulation, and the callers take the arrays out of the record once.
 
     Args:
         X: next-state rows ``[row, lane]`` relative to each lane's base.
@@ -595,15 +598,19 @@ def _decide(X, save, j, mask, flag, roll, t, s, T, legal_row):
         roll: the throw on the table.
         t: rolls left.
         s: 1 for a sharp throw (``+sharp``), else 0.
-        T: the rule set's tables.
+        tier: ``T.tier``.
+        rowsel: ``T.rowsel``.
+        cval: ``T.cval``.
+        grp: ``T.grp``.
+        y_box: ``T.y_box``.
+        group_match: ``T.group_match``.
+        rsub: ``T.rsub``.
+        n_rsub: ``T.n_rsub``.
         legal_row: scratch of one entry per box.
     """
-    tier = T.tier
-    rowsel = T.rowsel
-    cval = T.cval
     n = tier.shape[2]
-    g = T.grp[roll]
-    c = _ctx_of(mask, flag, g, T.y_box, T.group_match)
+    g = grp[roll]
+    c = _ctx_of(mask, flag, g, y_box, group_match)
     cnt = _legal_one(mask, c, g, tier, n, legal_row)
     best = NEG
     box = -1
@@ -615,8 +622,8 @@ def _decide(X, save, j, mask, flag, roll, t, s, T, legal_row):
             box = i
     keep = -1
     if t > 0:
-        for q in range(T.n_rsub[roll]):
-            k = T.rsub[roll, q]
+        for q in range(n_rsub[roll]):
+            k = rsub[roll, q]
             v = save[t - 1, k, j]
             if v > best:
                 best = v
