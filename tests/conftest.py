@@ -7,8 +7,8 @@ workers share ``pasch-solver-cache`` there (web servers started by the tests inh
 
 The loaders of cached tables hold a file lock per table while they look for, build and store it, so the
 first worker to need a table builds it while the others wait, then load the stored file:
-``Solver.load`` (value tables, about a second each) and the multi-column bot's ``load_slack`` (slack
-tables of fixed-order columns, several seconds each). Tests of the cache itself
+``Solver.load`` (value tables, about a second each) and the solver's ``slack_table`` (the slack tables of
+fixed-order columns the multi-column bot uses, several seconds each). Tests of the cache itself
 (``tests/solver/test_solver_cache.py``) set a private directory of their own.
 """
 
@@ -22,11 +22,9 @@ from typing import Any
 import pytest
 from filelock import FileLock
 
-import pasch.bots._multi
-from pasch.bots._multi import _Column
-from pasch.bots._slack import SlackColumn
-from pasch.rules import Order, RuleSet, get
-from pasch.solver import Solver, cache_dir, table_path
+import pasch.solver._slack
+from pasch.rules import RuleSet, get
+from pasch.solver import SlackTable, Solver, cache_dir, table_path
 
 LOCK_SECONDS = 600.0
 """How long a worker waits for another one to build a table before it fails (the largest takes seconds)."""
@@ -57,15 +55,17 @@ def _locked_solver_load(original: Any) -> Any:
     return classmethod(load)
 
 
-def _locked_load_slack(original: Any) -> Any:
-    """``load_slack`` that holds a lock per slack table (rule set, order, most slack) while it runs."""
+def _locked_slack_table(original: Any) -> Any:
+    """``slack_table`` that holds a lock per slack table (column rule set, most slack) while it runs."""
 
-    def load_slack(col: _Column, order: Order, max_slack: int, rules_id: str) -> SlackColumn:
-        safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in rules_id)[:80]
-        with table_lock(cache_dir() / f"slack-{safe}-{order.value}-{max_slack}"):
-            return original(col, order, max_slack, rules_id)  # type: ignore[no-any-return]
+    def slack_table(solver: Solver, max_slack: int, *, use_cache: bool = True) -> SlackTable:
+        if not use_cache:
+            return original(solver, max_slack, use_cache=False)  # type: ignore[no-any-return]
+        safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in solver.rules.id)[:80]
+        with table_lock(cache_dir() / f"slack-{safe}-{max_slack}"):
+            return original(solver, max_slack, use_cache=True)  # type: ignore[no-any-return]
 
-    return load_slack
+    return slack_table
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -76,5 +76,5 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PASCH_CACHE_DIR", str(path))
         mp.setattr(Solver, "load", _locked_solver_load(Solver.load.__func__))
-        mp.setattr(pasch.bots._multi, "load_slack", _locked_load_slack(pasch.bots._multi.load_slack))
+        mp.setattr(pasch.solver._slack, "slack_table", _locked_slack_table(pasch.solver._slack.slack_table))
         yield path

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -30,12 +30,14 @@ __all__ = [
     "DiceSpace",
     "RewindableDice",
     "SeededDice",
+    "TransitionTables",
     "counts_of",
     "from_counts",
     "multiset_probability",
     "parse_dice",
     "space",
     "throw",
+    "transition_tables",
 ]
 
 FACES = 6
@@ -271,3 +273,39 @@ def space(n: int = 5, faces: int = FACES) -> DiceSpace:
         roll_index={r: i for i, r in enumerate(rolls)},
         keep_index={k: i for i, k in enumerate(keeps)},
     )
+
+
+class TransitionTables(NamedTuple):
+    """The dice space as dense arrays, for vectorised turn solving (``T[roll]`` over every keep).
+
+    Attributes:
+        trans: ``[keep, roll]`` probability that keeping ``keep`` and throwing the rest gives ``roll``.
+        rsub: ``[roll, q]`` the keeps of each throw that re-throw at least one die (padded).
+        valid: ``[roll, q]`` which entries of ``rsub`` are real.
+        empty: the index of the empty keep (throw all), as a one-element array.
+    """
+
+    trans: npt.NDArray[np.float64]
+    rsub: npt.NDArray[np.int64]
+    valid: npt.NDArray[np.bool_]
+    empty: npt.NDArray[np.int64]
+
+
+@cache
+def transition_tables(n: int = 5, faces: int = FACES) -> TransitionTables:
+    """The (cached) transition tables of ``n`` dice with ``faces`` faces.
+
+    Raises:
+        ValueError: fewer than one die or two faces.
+    """
+    sp = space(n, faces)
+    trans = sp.keep_transition()
+    subs = [[sp.keep_index[k] for k in sp.sub_keeps(r) if len(k) < n] for r in sp.rolls]
+    width = max(len(s) for s in subs)
+    rsub = np.zeros((len(subs), width), np.int64)
+    valid = np.zeros((len(subs), width), np.bool_)
+    for r, s in enumerate(subs):
+        rsub[r, : len(s)] = s
+        valid[r, : len(s)] = True
+    empty = np.array([sp.keep_index[()]], np.int64)
+    return TransitionTables(trans, rsub, valid, empty)

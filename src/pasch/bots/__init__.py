@@ -10,31 +10,14 @@ from typing import Any
 
 import numpy as np
 
+from pasch.bots._base import Bot
+from pasch.bots._knaster import KnasterBot
+from pasch.bots._multi import MultiColumnBot
 from pasch.engine import Action, GameState, Keep, Roll, Score, State
-from pasch.errors import IllegalActionError, RuleSetError
+from pasch.errors import RuleSetError
 from pasch.rules import RuleSet
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "KnasterBot", "MultiColumnBot", "OptimalBot", "RandomBot", "make_bot"]
-
-
-class Bot:
-    """Base class: a player that picks one of the legal actions."""
-
-    name = "bot"
-
-    def choose(self, state: State, rng: np.random.Generator) -> Action:
-        """The action to play in ``state``.
-
-        Raises:
-            IllegalActionError: the state is a chance node or the game is over.
-        """
-        raise NotImplementedError
-
-    @staticmethod
-    def _decisions(state: State) -> tuple[Action, ...]:
-        if state.is_terminal or state.is_chance_node:
-            raise IllegalActionError("no decision to make: the game is over or dice are in the air")
-        return state.legal_actions()
 
 
 class RandomBot(Bot):
@@ -136,10 +119,6 @@ class OptimalBot(Bot):
                 return a
         return Action.parse(text)
 
-
-# Defined after Bot: the bot modules subclass it.
-from pasch.bots._knaster import KnasterBot  # noqa: E402
-from pasch.bots._multi import MultiColumnBot  # noqa: E402
 
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,

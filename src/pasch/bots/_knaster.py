@@ -28,7 +28,7 @@ from functools import cache
 
 import numpy as np
 
-from pasch.bots import Bot
+from pasch.bots._base import Bot
 from pasch.engine import (
     CELL_LINES,
     LINE_MASKS,

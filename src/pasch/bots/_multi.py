@@ -11,7 +11,7 @@ exact single-column tables with an exact search over the current turn:
 2. **Slack of the fixed-order columns.** Played alone, a top-down or bottom-up column must take every
    turn's dice; in a multi-column game ``s = T - n`` of the ``T`` turns left go elsewhere, so it can
    wait for dice that suit its next box. Such a column is valued with its exact *slack table*
-   ``W[k, flag, upper, s]`` (:mod:`pasch.bots._slack`: every turn thrown for the column, entered or
+   ``W[k, flag, upper, s]`` (:class:`pasch.solver.SlackTable`: every turn thrown for the column, entered or
    passed, at most ``s`` passes), crediting ``slack_factor * s`` passes because the model's passes are
    optimistic (a passed turn was really thrown for another column).
 3. **Turn-end evaluation.** Entering the final dice in box ``i`` of column ``c`` is worth
@@ -42,18 +42,19 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pasch.bots import Bot
-from pasch.bots._slack import SlackColumn, filled_count, load_slack
-from pasch.dice import space
+from pasch.bots._base import Bot
+from pasch.dice import space, transition_tables
 from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, State
 from pasch.errors import IllegalActionError, RuleSetError
 from pasch.rules import GameKind, Order, RuleSet
+
+if TYPE_CHECKING:
+    from pasch.solver import SlackTable, Solver
 
 __all__ = ["MultiColumnBot"]
 
@@ -62,26 +63,10 @@ _NEG = -1e18
 _NEVER = 1 << 20
 
 
-@cache
-def _dice_tables(n: int, faces: int) -> tuple[F64, npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
-    """Keep transition ``P[k, r]``, each throw's proper sub-keeps (padded) with their mask, empty-keep index."""
-    sp = space(n, faces)
-    trans = sp.keep_transition()
-    subs = [[sp.keep_index[k] for k in sp.sub_keeps(r) if len(k) < n] for r in sp.rolls]
-    width = max(len(s) for s in subs)
-    rsub = np.zeros((len(subs), width), np.int64)
-    valid = np.zeros((len(subs), width), np.bool_)
-    for r, s in enumerate(subs):
-        rsub[r, : len(s)] = s
-        valid[r, : len(s)] = True
-    empty = np.array([sp.keep_index[()]], np.int64)
-    return trans, rsub, valid, empty
-
-
 class _Column:
     """One column's exact table and the vectorised value of every entry of every throw."""
 
-    def __init__(self, solver: Any) -> None:
+    def __init__(self, solver: Solver) -> None:
         self.solver = solver
         p = solver.prep
         self.p = p
@@ -92,20 +77,10 @@ class _Column:
         if 0 in scores:
             # A box crossed out in an announced turn (kniffel-4) may hold 0 where no throw scores 0
             # (chance): for the table only "filled" matters there, so key it with a value it can hold.
-            possible = self.solver._possible
-            scores = tuple(min(possible[i]) if v == 0 and 0 not in possible[i] else v for i, v in enumerate(scores))
+            possible = self.solver.possible
+            scores = tuple(min(possible(i)) if v == 0 and 0 not in possible(i) else v for i, v in enumerate(scores))
         k = self.solver.state_key(scores)
         return k.mask, k.flag, k.upper
-
-    def contexts(self, mask: int, flag: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Each throw's scoring context (five-alike box state, matching upper box filled) and group."""
-        p = self.p
-        y_filled = p.y_box >= 0 and mask >> p.y_box & 1
-        yclass = 0 if not y_filled else 1 + flag
-        grp = p.grp.astype(np.int64)
-        gm = p.group_match[grp].astype(np.int64)
-        matched = (gm >= 0) & ((mask >> np.maximum(gm, 0)) & 1).astype(bool)
-        return yclass * 2 + matched.astype(np.int64), grp
 
     def entries(self, scores: tuple[int | None, ...]) -> tuple[F64, list[int]]:
         """``delta[s, r, j]`` of entering throw ``r`` (sharp ``s``) in the ``j``-th open box (-inf: illegal)."""
@@ -114,7 +89,7 @@ class _Column:
         before = values[mask, flag, upper]
         open_boxes = [i for i, v in enumerate(scores) if v is None]
         ob = np.array(open_boxes, np.int64)
-        ctx, grp = self.contexts(mask, flag)
+        ctx, grp = self.solver.contexts(mask, flag)
         tiers = p.tier[ctx[:, None], grp[:, None], ob[None, :]]
         legal = (tiers == tiers.min(axis=1, keepdims=True)) & (tiers < _NEVER)
         s_idx = np.arange(p.n_sharp)[:, None, None]
@@ -208,7 +183,7 @@ class MultiColumnBot(Bot):
         self.announced_slot = announced_slot
         self.fallbacks = 0
         self._columns: dict[tuple[str, Order], _Column] = {}
-        self._slacks: dict[tuple[str, Order, int], SlackColumn] = {}
+        self._slacks: dict[tuple[str, Order, int], SlackTable] = {}
         self._cache: dict[tuple[object, ...], Any] = {}
 
     def settings(self, rules: RuleSet) -> Settings:
@@ -232,7 +207,7 @@ class MultiColumnBot(Bot):
             self._columns[key] = _Column(Solver.load(single))
         return self._columns[key]
 
-    def _slack(self, rules: RuleSet, order: Order) -> SlackColumn | None:
+    def _slack(self, rules: RuleSet, order: Order) -> SlackTable | None:
         """The slack table of a fixed-order column of a multi-column game (None: not used).
 
         Not used with ``+sharp`` (the slack tables model ordinary throws only) or a slack factor of 0.
@@ -246,22 +221,21 @@ class MultiColumnBot(Bot):
         most = int(factor * (rules.n_columns - 1) * len(rules.categories))
         key = (rules.id, order, most)
         if key not in self._slacks:
-            col = self._column(rules, order)
-            self._slacks[key] = load_slack(col, order, most, rules.id)
+            self._slacks[key] = self._column(rules, order).solver.slack_table(most)
         return self._slacks[key]
 
     def _slack_entries(
-        self, rules: RuleSet, slack: SlackColumn, scores: tuple[int | None, ...], t_open: int
+        self, rules: RuleSet, slack: SlackTable, scores: tuple[int | None, ...], t_open: int
     ) -> tuple[F64, list[int], tuple[int, float]]:
-        """Entry values of a fixed-order column valued with its slack table (see :mod:`pasch.bots._slack`).
+        """Entry values of a fixed-order column valued with its slack table (see :class:`pasch.solver.SlackTable`).
 
         Entering now keeps the column's slack ``s = T - n`` (one turn and one box fewer); entering
         elsewhere would cost it a pass (slack ``s - 1``), so an entry is worth
         ``points + W[k + 1, ..., s] - W[k, ..., s - 1]``. The credited slack is ``slack_factor * s``.
         Returns the entries as :meth:`_Column.entries` does, and the cross-out ``(box, value)``.
         """
-        _, flag, upper = slack.col.key(scores)
-        k = filled_count(slack.order, scores)
+        _, flag, upper = self._column(rules, slack.order).key(scores)
+        k = slack.filled(scores)
         s_raw = t_open - (len(scores) - k)
         f = self.settings(rules).slack_factor
         s_now = min(int(f * s_raw), slack.max_slack)
@@ -281,7 +255,7 @@ class MultiColumnBot(Bot):
 
     # -- the turn -------------------------------------------------------------------------------
     def _plan(self, rules: RuleSet, end: F64) -> _Plan:
-        trans, rsub, valid, empty = _dice_tables(rules.dice, rules.faces)
+        trans, rsub, valid, empty = transition_tables(rules.dice, rules.faces)
         n_sharp = end.shape[0]
         keeps: dict[int, F64] = {}
         reach: dict[int, F64] = {0: end}
@@ -408,7 +382,7 @@ class MultiColumnBot(Bot):
         if left == 0:
             return None
         rules = state.rules
-        _, rsub, valid, _ = _dice_tables(rules.dice, rules.faces)
+        _, rsub, valid, _ = transition_tables(rules.dice, rules.faces)
         ks = rsub[r][valid[r]]
         e = plan.keeps[left][ks]
         q = int(e.argmax())

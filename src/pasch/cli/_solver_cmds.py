@@ -28,9 +28,28 @@ def _rules(text: str) -> RuleSet:
     return rules
 
 
-def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False) -> Any:
+def _first_use_notice(rules: RuleSet, tasks: tuple[str, ...], force: bool = False) -> None:
+    """Tell the user (stderr) when the solver's kernels must be compiled first: it happens once."""
+    from pasch.solver import compiled, table_path
+
+    needed = list(tasks)
+    if force or not table_path(rules).exists():
+        needed.insert(0, "build")
+    if all(compiled(t) for t in needed):
+        return
+    from pasch.cli._common import err_console
+
+    err_console().print(
+        "pasch: first use of the solver: compiling its kernels (once; later runs load them from Numba's cache)…"
+    )
+
+
+def _solver(
+    rules: RuleSet, force: bool = False, show_progress: bool = False, tasks: tuple[str, ...] = ("options",)
+) -> Any:
     from pasch.solver import Solver
 
+    _first_use_notice(rules, tasks, force)
     if not show_progress:
         return Solver.load(rules, force=force)
     from rich.progress import Progress
@@ -74,7 +93,7 @@ def solve_cmd(
     with guard():
         rules = _rules(rules_text)
         start = time.perf_counter()
-        solver = _solver(rules, force=force, show_progress=not as_json)
+        solver = _solver(rules, force=force, show_progress=not as_json, tasks=())
         seconds = time.perf_counter() - start
         from pasch.solver import table_path
 
@@ -195,7 +214,11 @@ def simulate_cmd(
         if plot is not None:
             plot = _plot_path(plot)
         start = time.perf_counter()
-        scores = _solver(rules).simulate(games, seed) if bot == "optimal" else _play(rules, bot, games, seed)
+        scores = (
+            _solver(rules, tasks=("simulate",)).simulate(games, seed)
+            if bot == "optimal"
+            else _play(rules, bot, games, seed)
+        )
         seconds = time.perf_counter() - start
         sd = float(scores.std(ddof=1)) if games > 1 else 0.0
         edges = np.histogram_bin_edges(scores, bins=min(20, max(1, int(scores.max() - scores.min()) + 1)))

@@ -5,31 +5,63 @@ state (filled boxes, capped upper total, the all-alike box's flag where the rule
 from the user cache directory. Inside a turn the 252 throws and 462 keeps of five dice are solved on
 demand for each question.
 
-The Numba kernels (``_kernels``) take only arrays derived from the rule set by ``_prep``, which reads
-every score off :func:`pasch.rules.score_options`; the tests compare them with a plain recursive solver.
+The Numba kernels take one record of arrays derived from the rule set by ``_prep``
+(:class:`Tables`), which reads every score off :func:`pasch.rules.score_options`; the tests compare
+them with a plain recursive solver. They live in ``_kparts`` (pieces shared by every kernel),
+``_kbuild`` (the table build), ``_kone`` (one situation) and ``_kmany`` (batches and simulation),
+and each command compiles (once, then Numba's disk cache) only the modules it uses.
 """
 
 from __future__ import annotations
 
-from pasch.solver._prep import Prep, prepare
+import importlib
+import inspect
+from typing import Any
+
+from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, shared_solver
+from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, build_values, cache_dir, load_or_build, table_path
 
+KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany")
+"""The modules of the solver's Numba kernels, shared pieces first."""
+
+TASKS = {
+    "build": ("_kbuild", "_solve_layer"),
+    "options": ("_kone", "_option_values"),
+    "best": ("_kone", "_best_one"),
+    "batch": ("_kmany", "_best_many"),
+    "simulate": ("_kmany", "_simulate_many"),
+}
+"""The kernel behind each task: building a table, every option of a situation, the best decision of
+one situation, of a batch, and simulation."""
+
 __all__ = [
+    "KERNEL_MODULES",
+    "SLACK_VERSION",
     "SOLVER_VERSION",
+    "TASKS",
     "Option",
     "Prep",
+    "SlackTable",
     "Solver",
     "StateKey",
+    "Tables",
+    "box_sequence",
     "build_values",
     "cache_dir",
     "clear_shared",
+    "compiled",
+    "kernels",
     "load_or_build",
     "prepare",
     "shared_solver",
+    "slack_table",
     "solve",
     "table_path",
+    "tables",
+    "warm_up",
 ]
 
 
@@ -40,3 +72,71 @@ def solve(rules: str, *, force: bool = False) -> Solver:
         RuleSetError: unknown or unsupported rule set.
     """
     return Solver.load(rules, force=force)
+
+
+def kernels() -> list[Any]:
+    """Every Numba kernel of the solver, for compile statistics and documentation tests.
+
+    Dispatchers, or the plain functions under ``NUMBA_DISABLE_JIT=1``. Importing them compiles
+    nothing: Numba compiles a kernel on its first call.
+    """
+    out: list[Any] = []
+    for name in KERNEL_MODULES:
+        module = importlib.import_module(f"pasch.solver.{name}")
+        for value in vars(module).values():
+            fn = getattr(value, "py_func", value)
+            if inspect.isfunction(fn) and fn.__module__ == module.__name__:
+                out.append(value)
+    return out
+
+
+def compiled(task: str) -> bool:
+    """Whether the kernel of a task is ready without compiling: compiled in this process or in Numba's cache.
+
+    Interfaces ask this to tell the user, before a first command, that a one-time compilation follows.
+
+    Args:
+        task: a key of :data:`TASKS` (``build``, ``options``, ``best``, ``batch``, ``simulate``).
+
+    Raises:
+        ValueError: an unknown task.
+    """
+    if task not in TASKS:
+        raise ValueError(f"unknown solver task {task!r}; choose one of {', '.join(TASKS)}")
+    module, name = TASKS[task]
+    kernel = getattr(importlib.import_module(f"pasch.solver.{module}"), name)
+    if getattr(kernel, "py_func", None) is None or kernel.signatures:  # NUMBA_DISABLE_JIT, or compiled
+        return True
+    try:  # Numba's on-disk index of this kernel (empty when missing or stale)
+        return bool(kernel._cache._cache_file._load_index())
+    except Exception:  # a private API of Numba: unknown means "not ready"
+        return False
+
+
+def warm_up(tasks: tuple[str, ...] = ("build", "options")) -> None:
+    """Compile (or load from Numba's cache) the kernels of some tasks now, e.g. on a background thread.
+
+    Every rule set's tables have the same types, so the kernels are compiled on a tiny table
+    (``yahtzee+forced``, built in milliseconds) and then serve every rule set.
+
+    Args:
+        tasks: keys of :data:`TASKS`.
+
+    Raises:
+        ValueError: an unknown task.
+    """
+    import numpy as np
+
+    for task in tasks:
+        if task not in TASKS:
+            raise ValueError(f"unknown solver task {task!r}; choose one of {', '.join(TASKS)}")
+    solver = Solver.load("yahtzee+forced", use_cache=False)
+    one = np.zeros(1, np.int64)
+    if "options" in tasks:
+        solver.options([None] * solver.prep.n_boxes, "12345", 1)
+    if "best" in tasks:
+        solver.best_index(StateKey(0, 0, 0), 0, 1, False)
+    if "batch" in tasks:
+        solver.best_batch(one, one, one, one, one, one)
+    if "simulate" in tasks:
+        solver.simulate(1)

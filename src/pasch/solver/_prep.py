@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +28,7 @@ from pasch.dice import counts_of, space
 from pasch.errors import RuleSetError
 from pasch.rules import GameKind, Order, RuleSet, score_options
 
-__all__ = ["NEVER", "Prep", "prepare"]
+__all__ = ["NEVER", "Prep", "Tables", "prepare", "tables"]
 
 NEVER = 1 << 20
 """Tier of a box the dice can never enter in a context."""
@@ -128,6 +129,137 @@ class Prep:
     def n_ctx(self) -> int:
         """Number of scoring contexts (3 states of the all-alike box x matching box open/filled)."""
         return 6
+
+
+class Tables(NamedTuple):
+    """The one read-only record every kernel takes: a rule set's arrays and numbers in the table's dtype.
+
+    Built by :func:`tables` from a :class:`Prep` (see its attributes for the meaning of the arrays that
+    share a name). Numba types it as a named tuple, so a kernel reads ``t.rowsel`` and a new field costs
+    one line here and one in :func:`tables`, not a change of every kernel's parameter list.
+
+    Attributes:
+        row_box: per next-state row, the box it fills.
+        row_up: per row, the points it adds to the upper total.
+        row_mode: per row, the next flag: 0 keep, 1 set to 0, 2 set to 1.
+        tier: ``[ctx, group, box]`` tier of each box; legal boxes are the open ones of least tier.
+        group_match: per throw group, the upper box matching the five-alike face (-1: none).
+        grp: per throw, its group (0: not all alike).
+        rowsel: ``[ctx, sharp, roll, box]`` which next-state row an entry uses.
+        cval: ``[ctx, sharp, roll, box]`` points added on top of that row (table dtype).
+        total: ``[ctx, sharp, roll, box]`` points the entry pays (box value plus extra points).
+        zrow: per box, the row of entering it with 0 points.
+        nz: ``[sharp, roll, q]`` boxes paying more than 0 to a throw that is not all alike.
+        n_nz: how many entries of ``nz`` each throw has.
+        keep_add: ``[keep, face]`` the keep with one more die of that face (-1 at full size).
+        subs: ``[keep, q]`` the distinct keeps with one die removed, ``n_sub[keep]`` of them.
+        n_sub: how many entries of ``subs`` each keep has.
+        rsub: ``[roll, q]`` the keeps of a throw that re-throw at least one die, ``n_rsub[roll]``.
+        n_rsub: how many entries of ``rsub`` each throw has.
+        keep_counts: ``[keep, face]`` the face counts of each keep.
+        roll_of_code: throw index of the face counts ``c`` at code ``sum(c[f] * (dice + 1) ** f)``.
+        prob: probability of each full throw (table dtype).
+        prob64: the same in float64 (turn-start expectations are summed in float64).
+        n_flags: 2 when the all-alike box's value matters, else 1.
+        y_box: index of the all-alike box, or -1.
+        thr: upper total that earns the bonus (0: no bonus).
+        bonus: the upper bonus (table dtype).
+        ibonus: the upper bonus as an integer (simulation scores).
+        n_small: number of keeps with fewer dice than a full throw (they come first).
+        inv_faces: ``1 / faces`` (table dtype).
+        n_sharp: 2 for ``+sharp``, else 1.
+        stages: throws per turn minus one (keep stages of a turn).
+        n_dice: dice per throw.
+        faces: faces per die.
+    """
+
+    row_box: I32
+    row_up: I32
+    row_mode: I32
+    tier: I32
+    group_match: I32
+    grp: I32
+    rowsel: I32
+    cval: Any
+    total: I32
+    zrow: I32
+    nz: I32
+    n_nz: I32
+    keep_add: I32
+    subs: I32
+    n_sub: I32
+    rsub: I32
+    n_rsub: I32
+    keep_counts: I32
+    roll_of_code: I32
+    prob: Any
+    prob64: F64
+    n_flags: int
+    y_box: int
+    thr: int
+    bonus: Any
+    ibonus: int
+    n_small: int
+    inv_faces: Any
+    n_sharp: int
+    stages: int
+    n_dice: int
+    faces: int
+
+
+_TABLES: dict[tuple[int, str], tuple[Prep, Tables]] = {}
+
+
+def tables(p: Prep, dtype: type[np.floating[Any]] | np.dtype[Any] = np.float32) -> Tables:
+    """The kernels' record of a prepared rule set in the table's dtype (cached per ``Prep`` and dtype).
+
+    Raises:
+        TypeError: a dtype other than float32 or float64.
+    """
+    dt = np.dtype(dtype)
+    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise TypeError(f"solver tables are float32 or float64, not {dt}")
+    key = (id(p), dt.str)
+    got = _TABLES.get(key)
+    if got is not None and got[0] is p:
+        return got[1]
+    f = dt.type
+    t = Tables(
+        row_box=p.row_box,
+        row_up=p.row_up,
+        row_mode=p.row_mode,
+        tier=p.tier,
+        group_match=p.group_match,
+        grp=p.grp,
+        rowsel=p.rowsel,
+        cval=p.cval.astype(dt),
+        total=p.total,
+        zrow=p.zrow,
+        nz=p.nz,
+        n_nz=p.n_nz,
+        keep_add=p.keep_add,
+        subs=p.subs,
+        n_sub=p.n_sub,
+        rsub=p.rsub,
+        n_rsub=p.n_rsub,
+        keep_counts=p.keep_counts,
+        roll_of_code=p.roll_of_code,
+        prob=p.prob.astype(dt),
+        prob64=p.prob,
+        n_flags=p.n_flags,
+        y_box=p.y_box,
+        thr=p.threshold,
+        bonus=f(p.bonus),
+        ibonus=p.bonus,
+        n_small=p.n_small,
+        inv_faces=f(1.0 / p.faces),
+        n_sharp=p.n_sharp,
+        stages=p.throws - 1,
+        n_dice=p.rules.dice,
+        faces=p.faces,
+    )
+    _TABLES[key] = (p, t)
+    return t
 
 
 def _check(rules: RuleSet) -> Order:

@@ -9,20 +9,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import get_num_threads
 
 from pasch.dice import parse_dice, space
 from pasch.errors import InvalidActionError
 from pasch.rules import RuleSet, column_totals, get
-from pasch.solver import _kernels
-from pasch.solver._prep import Prep, prepare
-from pasch.solver._table import Progress, load_or_build
-
-# Numba dispatchers, typed loosely: their arguments are checked by Numba itself.
-_best_many: Any = _kernels._best_many
-_best_packed: Any = _kernels._best_packed
-_option_values: Any = _kernels._option_values
-_simulate_many: Any = _kernels._simulate_many
+from pasch.solver._prep import Prep, Tables, prepare, tables
+from pasch.solver._table import Progress, default_threads, load_or_build, run_threads
 
 __all__ = ["Option", "Solver", "StateKey"]
 
@@ -71,6 +63,22 @@ class Option:
         return " ".join(["keep", *(str(d) for d in self.keep or ())])
 
 
+def _compiled_entry(kernel: Any, args: tuple[Any, ...]) -> Any:
+    """The compiled entry point of a kernel for these arguments' types (compiled or loaded now).
+
+    Calling it skips Numba's typing of the arguments on each call, which for the :class:`Tables` record
+    costs several microseconds: the single-advice path calls it directly. Under ``NUMBA_DISABLE_JIT``
+    the kernel itself.
+    """
+    if getattr(kernel, "py_func", None) is None:
+        return kernel
+    from numba import typeof
+
+    sig = tuple(typeof(a) for a in args)  # type: ignore[no-untyped-call]
+    kernel.compile(sig)
+    return kernel.overloads[sig].entry_point
+
+
 class Solver:
     """The exact optimal strategy of a single-column rule set.
 
@@ -83,6 +91,7 @@ class Solver:
         self.values = values
         self.build_seconds = build_seconds
         self.from_cache = False
+        self._best_entry: Any = None
 
     @classmethod
     def load(
@@ -104,16 +113,10 @@ class Solver:
         solver.from_cache = cached
         return solver
 
-    # -- arrays handed to the kernels ----------------------------------------------------------
-    @cached_property
-    def _args(self) -> tuple[Any, ...]:
-        p = self.prep
-        dt = self.values.dtype.type
-        return (
-            p.n_flags, p.y_box, p.threshold, dt(p.bonus), p.row_box, p.row_up, p.row_mode, p.tier,
-            p.group_match, p.grp, p.rowsel, p.cval.astype(dt), p.zrow, p.nz, p.n_nz, p.keep_add, p.subs,
-            p.n_sub, p.n_small, p.prob.astype(dt), dt(1.0 / p.faces),
-        )  # fmt: skip
+    @property
+    def tables(self) -> Tables:
+        """The kernels' record of this rule set in the table's dtype."""
+        return tables(self.prep, self.values.dtype)
 
     # -- states ---------------------------------------------------------------------------------
     @property
@@ -144,6 +147,35 @@ class Solver:
             if i == p.y_box and p.n_flags == 2 and value > 0:
                 flag = 1
         return StateKey(mask, flag, min(upper, p.threshold))
+
+    def possible(self, box: int) -> frozenset[int]:
+        """Every value box ``box`` can hold under the rules (0 included where a throw scores 0)."""
+        return self._possible[box]
+
+    def contexts(self, mask: int, flag: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Each throw's scoring context (all-alike box state, matching upper box filled) and group.
+
+        Args:
+            mask: filled-box mask.
+            flag: the all-alike flag.
+        """
+        p = self.prep
+        y_filled = p.y_box >= 0 and mask >> p.y_box & 1
+        yclass = 0 if not y_filled else 1 + flag
+        grp = p.grp.astype(np.int64)
+        gm = p.group_match[grp].astype(np.int64)
+        matched = (gm >= 0) & ((mask >> np.maximum(gm, 0)) & 1).astype(bool)
+        return yclass * 2 + matched.astype(np.int64), grp
+
+    def slack_table(self, max_slack: int, *, use_cache: bool = True) -> Any:
+        """The slack table of this fixed-order column (:func:`pasch.solver.slack_table`).
+
+        Raises:
+            RuleSetError: the column has no fixed order.
+        """
+        from pasch.solver._slack import slack_table
+
+        return slack_table(self, max_slack, use_cache=use_cache)
 
     @cached_property
     def _possible(self) -> list[frozenset[int]]:
@@ -182,13 +214,12 @@ class Solver:
         Raises:
             InvalidActionError: bad dice, rolls left, sheet, or a full sheet.
         """
+        from pasch.solver._kone import _option_values
+
         key, r, _, sh = self._situation(scores, dice, rolls_left, sharp)
         boxes = np.empty(self.prep.n_boxes, np.float64)
         keeps = np.empty(self.prep.keep_add.shape[0], np.float64)
-        _option_values(
-            self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, *self._args, self.prep.n_sharp,
-            boxes, keeps,
-        )  # fmt: skip
+        _option_values(self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, self.tables, boxes, keeps)
         return boxes, keeps
 
     def options(
@@ -269,30 +300,18 @@ class Solver:
 
         ``roll`` indexes the dice space's throws. Nothing is checked: use :meth:`state_key` first.
         """
-        ints, meta, cval, prob, sc, inv, bonus = self._packed
-        box, keep, value = _best_packed(
-            self.values, key.mask, key.flag, key.upper, roll, rolls_left, sharp, ints, meta, cval, prob, sc, inv, bonus
-        )
+        args = (self.values, int(key.mask), int(key.flag), int(key.upper), int(roll), int(rolls_left), bool(sharp))
+        entry = self._best_entry
+        if entry is None:
+            entry = self._best_entry = _compiled_entry(self._best_one, (*args, self.tables))
+        box, keep, value = entry(*args, self.tables)
         return int(box), int(keep), float(value)
 
     @cached_property
-    def _packed(self) -> tuple[Any, ...]:
-        """The tables of :func:`_best_packed`: one int32 buffer and its layout (fewer arguments to type)."""
-        p = self.prep
-        dt = self.values.dtype.type
-        parts = [
-            p.row_box, p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, p.zrow, p.nz, p.n_nz,
-            p.keep_add, p.subs, p.n_sub, p.rsub, p.n_rsub,
-        ]  # fmt: skip
-        meta = np.zeros((len(parts), 5), np.int64)
-        offset = 0
-        for q, a in enumerate(parts):
-            shape = (*a.shape, 1, 1, 1, 1)[:4]
-            meta[q] = (offset, *shape)
-            offset += a.size
-        ints = np.concatenate([a.ravel() for a in parts]).astype(np.int32)
-        sc = np.array([p.n_flags, p.y_box, p.threshold, p.n_small, p.n_sharp], np.int64)
-        return ints, meta, p.cval.astype(dt), p.prob.astype(dt), sc, dt(1.0 / p.faces), dt(p.bonus)
+    def _best_one(self) -> Any:
+        from pasch.solver._kone import _best_one
+
+        return _best_one
 
     # -- batches --------------------------------------------------------------------------------
     def values_batch(self, masks: IntArray, flags: IntArray, uppers: IntArray) -> npt.NDArray[np.float64]:
@@ -324,11 +343,12 @@ class Solver:
         out_box = np.empty(m, np.int32)
         out_keep = np.empty(m, np.int32)
         out_value = np.empty(m, np.float64)
-        n_threads = max(1, min(threads or get_num_threads(), get_num_threads(), max(m, 1)))
-        _best_many(
-            self.values, *arrays, *self._args, self.prep.n_sharp, self.prep.rsub, self.prep.n_rsub,
-            n_threads, out_box, out_keep, out_value,
-        )  # fmt: skip
+        n_threads = max(1, min(threads or default_threads(), default_threads(), max(m, 1)))
+        from pasch.solver._kmany import _best_many
+        from pasch.solver._kparts import LANES
+
+        n_threads = min(n_threads, max(1, -(-m // LANES)))
+        run_threads(_best_many, n_threads, self.values, *arrays, self.tables, out_box, out_keep, out_value)
         return out_box, out_keep, out_value
 
     def simulate(self, games: int, seed: int = 0, threads: int | None = None) -> npt.NDArray[np.int64]:
@@ -339,14 +359,12 @@ class Solver:
         """
         if games < 0 or seed < 0:
             raise ValueError("games and seed must not be negative")
-        p = self.prep
+        from pasch.solver._kmany import _simulate_many
+        from pasch.solver._kparts import LANES
+
         out = np.zeros(games, np.int64)
         if games == 0:
             return out
-        n_threads = max(1, min(threads or get_num_threads(), get_num_threads(), games))
-        a = self._args
-        _simulate_many(
-            self.values, games, seed, *a[:15], p.total, *a[15:], p.n_sharp, p.rsub, p.n_rsub,
-            p.keep_counts, p.roll_of_code, self.rules.dice, p.faces, p.throws, p.bonus, n_threads, out,
-        )  # fmt: skip
+        n_threads = max(1, min(threads or default_threads(), default_threads(), -(-games // LANES)))
+        run_threads(_simulate_many, n_threads, self.values, games, seed, self.tables, out)
         return out

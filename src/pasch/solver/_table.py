@@ -11,27 +11,73 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 import time
 import zlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import get_num_threads
 
 from pasch.rules import RuleSet
-from pasch.solver._kernels import _solve_layer
-from pasch.solver._prep import Prep, prepare
+from pasch.solver._prep import Prep, prepare, tables
 
-__all__ = ["SOLVER_VERSION", "build_values", "cache_dir", "load_or_build", "table_path"]
+__all__ = [
+    "SOLVER_VERSION",
+    "build_values",
+    "cache_dir",
+    "default_threads",
+    "load_or_build",
+    "run_threads",
+    "table_path",
+]
 
 SOLVER_VERSION = 1
 """Bump when the table layout or the solver's semantics change: older files are then stale."""
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(layers_done, layers_total)`` while a table is built."""
+
+
+def default_threads() -> int:
+    """Worker threads of the kernels: ``NUMBA_NUM_THREADS`` (default: the number of cores).
+
+    Read from Numba's configuration, not ``numba.get_num_threads()``, which would start Numba's
+    threading layer that these kernels do not use.
+    """
+    from numba import config
+
+    return max(1, int(config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def run_threads(kernel: Callable[..., Any], n_threads: int, *args: Any) -> None:
+    """Call ``kernel(*args, th, n_threads)`` for ``th`` in ``0 .. n_threads - 1``, each on its own thread.
+
+    The kernels release the GIL, so the calls run in parallel (one of them on this thread). A kernel
+    not compiled yet is compiled once: Numba's compiler lock makes the other calls wait for it.
+
+    Raises:
+        Exception: whatever a call raised.
+    """
+    global _POOL
+    if n_threads <= 1:
+        kernel(*args, 0, 1)
+        return
+    with _POOL_LOCK:
+        if _POOL is None or _POOL._max_workers < n_threads - 1:
+            _POOL = ThreadPoolExecutor(max_workers=n_threads - 1, thread_name_prefix="pasch-solver")
+        pool = _POOL
+    futures = [pool.submit(kernel, *args, th, n_threads) for th in range(1, n_threads)]
+    kernel(*args, 0, n_threads)
+    for f in futures:
+        f.result()
 
 
 def build_values(
@@ -58,18 +104,14 @@ def build_values(
     p = rules if isinstance(rules, Prep) else prepare(rules)
     n = p.n_boxes
     values = np.zeros((1 << n, p.n_flags, p.lanes), dtype=dtype)
-    cval = p.cval.astype(dtype)
-    prob = p.prob.astype(dtype)
-    n_threads = max(1, min(threads or get_num_threads(), get_num_threads()))
+    t = tables(p, dtype)
+    from pasch.solver._kbuild import _solve_layer
+
+    n_threads = max(1, min(threads or default_threads(), default_threads()))
     for done, layer in enumerate(range(n - 1, -1, -1)):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
         if hi > lo:
-            _solve_layer(
-                values, p.masks, lo, hi, p.n_flags, p.y_box, p.threshold, dtype(p.bonus), p.row_box,
-                p.row_up, p.row_mode, p.tier, p.group_match, p.grp, p.rowsel, cval, p.zrow, p.nz, p.n_nz,
-                p.keep_add, p.subs, p.n_sub, p.n_small, prob, p.prob, dtype(1.0 / p.faces), p.throws - 1,
-                p.n_sharp, n_threads,
-            )  # fmt: skip
+            run_threads(_solve_layer, min(n_threads, hi - lo), values, p.masks, lo, hi, t)
         if progress is not None:
             progress(done + 1, n)
     return values
@@ -89,7 +131,7 @@ def table_path(rules: RuleSet) -> Path:
     """The table file of a rule set (the name is derived from the canonical text and solver version)."""
     digest = hashlib.sha256(f"{rules.id}\n{SOLVER_VERSION}".encode()).hexdigest()[:16]
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in rules.id)[:60]
-    return cache_dir() / f"{safe}-v{SOLVER_VERSION}-{digest}.npy"
+    return cache_dir() / f"{safe}-v{SOLVER_VERSION}-{digest}.npy"  # the name of version 1: tables stay valid
 
 
 def _meta_path(path: Path) -> Path:
@@ -100,43 +142,59 @@ def _checksum(values: npt.NDArray[Any]) -> int:
     return zlib.crc32(np.ascontiguousarray(values).reshape(-1).view(np.uint8).data)
 
 
-def _load(rules: RuleSet, path: Path, p: Prep) -> npt.NDArray[np.float32] | None:
-    """The cached table, or None when it is missing, stale or corrupt."""
+def cache_name(kind: str, rules_id: str, *parts: object) -> Path:
+    """A file in :func:`cache_dir` for a table of ``kind`` (``slack``, say) of a rule set.
+
+    The name shows the kind and rule text; a digest of the rule text and ``parts`` (versions, sizes)
+    tells tables of different parts apart.
+    """
+    key = "\n".join(str(x) for x in (kind, rules_id, *parts))
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in rules_id)[:60]
+    return cache_dir() / f"{kind}-{safe}-{digest}.npy"
+
+
+def load_array(
+    path: Path, meta: dict[str, Any], shape: tuple[int, ...], dtype: type[np.floating[Any]], mmap: bool = True
+) -> npt.NDArray[Any] | None:
+    """A cached array, or None when it is missing, stale (its sidecar disagrees with ``meta``) or corrupt.
+
+    The JSON sidecar must hold every item of ``meta``, the shape and dtype, and the CRC-32 of the data.
+    """
     try:
-        meta = json.loads(_meta_path(path).read_text(encoding="utf-8"))
+        stored = json.loads(_meta_path(path).read_text(encoding="utf-8"))
         if (
-            meta.get("rules") != rules.id
-            or meta.get("version") != SOLVER_VERSION
-            or tuple(meta.get("shape", ())) != (1 << p.n_boxes, p.n_flags, p.lanes)
-            or meta.get("dtype") != "float32"
+            any(stored.get(k) != v for k, v in meta.items())
+            or tuple(stored.get("shape", ())) != shape
+            or stored.get("dtype") != np.dtype(dtype).name
         ):
             return None
-        values = np.load(path, mmap_mode="r", allow_pickle=False)
-        if values.shape != tuple(meta["shape"]) or values.dtype != np.float32:
+        values = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
+        if values.shape != shape or values.dtype != dtype:
             return None
-        if _checksum(values) != meta.get("crc32"):
+        if _checksum(values) != stored.get("crc32"):
             return None
         return values  # type: ignore[no-any-return]
     except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError):
         return None
 
 
-def _store(rules: RuleSet, path: Path, values: npt.NDArray[np.float32], seconds: float) -> None:
+def store_array(path: Path, values: npt.NDArray[Any], meta: dict[str, Any]) -> None:
+    """Write an array and its JSON sidecar (``meta``, shape, dtype, CRC-32) atomically.
+
+    Both files are written under temporary names and renamed into place, data first, so a reader
+    sees either the old pair, a data file without a matching sidecar (rebuilt), or the new pair.
+
+    Raises:
+        OSError: the cache directory cannot be written.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     with open(tmp, "wb") as fh:
         np.save(fh, values, allow_pickle=False)
-    meta = {
-        "rules": rules.id,
-        "version": SOLVER_VERSION,
-        "shape": list(values.shape),
-        "dtype": "float32",
-        "crc32": _checksum(values),
-        "build_seconds": seconds,
-        "expected": float(values[0, 0, 0]),
-    }
-    mtmp = path.with_name(f".{path.name}.{os.getpid()}.json.tmp")
-    mtmp.write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    full = {**meta, "shape": list(values.shape), "dtype": values.dtype.name, "crc32": _checksum(values)}
+    mtmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.json.tmp")
+    mtmp.write_text(json.dumps(full, indent=1), encoding="utf-8")
     os.replace(tmp, path)
     os.replace(mtmp, _meta_path(path))
 
@@ -165,8 +223,9 @@ def load_or_build(
     """
     p = prepare(rules)
     path = table_path(rules)
+    meta = {"rules": rules.id, "version": SOLVER_VERSION}
     if use_cache and not force:
-        values = _load(rules, path, p)
+        values = load_array(path, meta, (1 << p.n_boxes, p.n_flags, p.lanes), np.float32)
         if values is not None:
             return values, True, 0.0
     start = time.perf_counter()
@@ -174,5 +233,5 @@ def load_or_build(
     seconds = time.perf_counter() - start
     if use_cache:
         with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
-            _store(rules, path, built, seconds)
+            store_array(path, built, {**meta, "build_seconds": seconds, "expected": float(built[0, 0, 0])})
     return built, False, seconds

@@ -242,4 +242,23 @@ def run(
         data_dir=data_dir,
         save=save,
     )
+    _warm_up_solver()
     app.run()
+
+
+def _warm_up_solver() -> None:
+    """Compile the solver's kernels in the background while the player reads the first screen.
+
+    A first hint otherwise waits for the compilation (once per install; Numba caches the result).
+    """
+    import threading
+
+    def warm() -> None:
+        try:
+            from pasch.solver import warm_up
+
+            warm_up()
+        except Exception:  # only a head start: the hint compiles on its own
+            pass
+
+    threading.Thread(target=warm, name="pasch-solver-warm-up", daemon=True).start()

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from pasch.bots._multi import _Column
-from pasch.bots._slack import SlackColumn, box_sequence
 from pasch.rules import ExtraPolicy, JokerPolicy, Order, RuleSet, get
-from pasch.solver import Solver
-from pasch.solver._table import build_values
-from solver._reference import Reference, Scores, entries
-from solver.test_solver_reference import FH
-from solver.test_solver_reference import small as solver_small
+from pasch.solver import SlackTable, Solver, box_sequence, build_values, slack_table
+
+from ._reference import Reference, Scores, entries
+from .test_solver_reference import FH
+from .test_solver_reference import small as solver_small
 
 
 def small(name: str, order: Order, **kw: object) -> RuleSet:
@@ -61,9 +60,9 @@ RULES = [
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.id)
 def test_slack_table_matches_the_plain_reference(rules: RuleSet) -> None:
-    col = _Column(Solver(rules, build_values(rules, np.float64)))
+    solver = Solver(rules, build_values(rules, np.float64))
     order = rules.columns[0]
-    slack = SlackColumn(col, order, max_slack=3)
+    slack = SlackTable(solver, max_slack=3)
     ref = SlackReference(rules)
     seq = box_sequence(order, len(rules.categories))
     # Walk a few columns along the fixed order, with scores that the boxes can hold.
@@ -73,7 +72,8 @@ def test_slack_table_matches_the_plain_reference(rules: RuleSet) -> None:
         scores: list[int | None] = [None] * len(seq)
         for k in range(len(seq) + 1):
             cols: Scores = tuple(scores)
-            _, flag, upper = col.key(cols)
+            key = solver.state_key(cols)
+            flag, upper = key.flag, key.upper
             for s in range(4):
                 assert slack.values[k, flag, upper, s] == pytest.approx(ref.slack_value(cols, s), abs=1e-9), (cols, s)
                 checked += 1
@@ -87,10 +87,35 @@ def test_slack_table_matches_the_plain_reference(rules: RuleSet) -> None:
 
 def test_slack_zero_is_the_forced_table_and_more_slack_never_hurts() -> None:
     rules = get("kniffel-classic+forced")
-    col = _Column(Solver.load(rules))
-    slack = SlackColumn(col, Order.DOWN, max_slack=2)
-    assert slack.values[0, 0, 0, 0] == pytest.approx(col.values[0, 0, 0], abs=1e-3)
+    solver = Solver.load(rules)
+    slack = solver.slack_table(2)
+    assert slack.values[0, 0, 0, 0] == pytest.approx(solver.values[0, 0, 0], abs=1e-3)
     assert (np.diff(slack.values, axis=3) >= -1e-6).all()
     assert (slack.values[-1] == 0).all()
     # Waiting is worth a lot at the start: two passes add several points.
     assert slack.values[0, 0, 0, 2] > slack.values[0, 0, 0, 0] + 5
+
+
+def test_slack_tables_are_cached_checksummed_and_rebuilt_when_corrupt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path))
+    solver = Solver(get("kniffel-classic+forced"), build_values(get("kniffel-classic+forced")))
+    first = slack_table(solver, 1)
+    files = sorted(tmp_path.glob("slack-*.npy"))
+    assert len(files) == 1 and files[0].with_suffix(".json").exists()
+    again = slack_table(solver, 1)
+    np.testing.assert_array_equal(again.values, first.values)
+    raw = bytearray(files[0].read_bytes())
+    raw[-8:] = b"\x00" * 8  # the checksum no longer matches: rebuilt, equal to the first
+    files[0].write_bytes(bytes(raw))
+    rebuilt = slack_table(solver, 1)
+    np.testing.assert_array_equal(rebuilt.values, first.values)
+
+
+def test_a_free_column_has_no_slack_table() -> None:
+    from pasch.errors import RuleSetError
+
+    with pytest.raises(RuleSetError, match="top-down or bottom-up"):
+        free = small("free", Order.FREE)
+        SlackTable(Solver(free, build_values(free)), 1)

@@ -16,33 +16,43 @@ model that every turn is thrown for this column and may then be entered in the n
   pass: W[k, f, u, s-1]) ]``, the turn solved exactly over every keep (three throws).
 
 The model is optimistic for the passes (in a real game a passed turn was thrown for another column),
-so the bot credits only part of the slack (``slack_factor``). See :mod:`pasch.bots._multi` for how
-the entries are valued with it.
+so the multi-column bot credits only part of the slack (``slack_factor``); see
+:mod:`pasch.bots._multi` for how it values the entries with it. Tables are kept in the solver's cache
+directory, checksummed like the value tables (:func:`slack_table`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-from typing import TYPE_CHECKING, Any
+import contextlib
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
+from pasch.dice import transition_tables
+from pasch.errors import RuleSetError
 from pasch.rules import Order
+from pasch.solver._prep import NEVER
+from pasch.solver._table import cache_name, load_array, store_array
 
 if TYPE_CHECKING:
-    from pasch.bots._multi import _Column
+    from pasch.solver._query import Solver
+
+__all__ = ["SLACK_VERSION", "SlackTable", "box_sequence", "slack_table"]
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
-VERSION = 2
+SLACK_VERSION = 2
+"""Bump when the slack tables' meaning changes: older files are then stale."""
 _NEG = -1e18
 
 
 def box_sequence(order: Order, n_boxes: int) -> list[int]:
-    """The boxes of a fixed-order column in the order they are filled."""
+    """The boxes of a fixed-order column in the order they are filled.
+
+    Raises:
+        ValueError: a column without a fixed order (free, announced).
+    """
     if order is Order.DOWN:
         return list(range(n_boxes))
     if order is Order.UP:
@@ -50,29 +60,46 @@ def box_sequence(order: Order, n_boxes: int) -> list[int]:
     raise ValueError(f"{order.value} columns have no fixed order")
 
 
-def filled_count(order: Order, scores: tuple[int | None, ...]) -> int:
-    """How many boxes of a fixed-order column are filled (they are always a prefix of its order)."""
-    return sum(v is not None for v in scores)
+class SlackTable:
+    """``W[k, f, u, s]`` of one fixed-order column (see the module docstring).
 
+    Args:
+        solver: the exact solver of the column played alone (a top-down or bottom-up rule set).
+        max_slack: the most passes tracked.
+        values: the table, if already known (else it is built, in seconds).
 
-class SlackColumn:
-    """``W[k, f, u, s]`` of one fixed-order column (see the module docstring)."""
+    Raises:
+        RuleSetError: the solver's column has no fixed order.
+    """
 
-    def __init__(self, col: _Column, order: Order, max_slack: int, values: F64 | None = None) -> None:
-        self.col = col
+    def __init__(self, solver: Solver, max_slack: int, values: F64 | None = None) -> None:
+        self.solver = solver
+        order = solver.rules.columns[0]
+        if order not in (Order.DOWN, Order.UP):
+            raise RuleSetError(f"{solver.rules.id}: slack tables need a top-down or bottom-up column")
         self.order = order
-        p = col.p
+        p = solver.prep
         self.p = p
         self.seq = box_sequence(order, p.n_boxes)
         self.max_slack = max_slack
         self.values = values if values is not None else self._build()
+
+    @property
+    def shape(self) -> tuple[int, int, int, int]:
+        """``(boxes + 1, flags, upper totals, max_slack + 1)``."""
+        p = self.p
+        return (p.n_boxes + 1, p.n_flags, p.lanes, self.max_slack + 1)
+
+    def filled(self, scores: tuple[int | None, ...]) -> int:
+        """How many boxes of the column are filled (always a prefix of its order)."""
+        return sum(v is not None for v in scores)
 
     # -- the pieces of one entry ------------------------------------------------------------------
     def fill_arrays(self, k: int, flag: int) -> tuple[I64, I64, I64]:
         """Entering each throw in the ``k``-th box of the order: (points without bonus, upper increase, new flag)."""
         p = self.p
         box = self.seq[k]
-        ctx, grp = self.col.contexts(sum(1 << b for b in self.seq[:k]), flag)
+        ctx, grp = self.solver.contexts(sum(1 << b for b in self.seq[:k]), flag)
         r_idx = np.arange(p.grp.shape[0])
         tiers = p.tier[ctx, grp, box]
         rows = p.rowsel[ctx, 0, r_idx, box]
@@ -80,7 +107,7 @@ class SlackColumn:
         mode = p.row_mode[rows].astype(np.int64)
         points = up + p.cval[ctx, 0, r_idx, box].astype(np.int64)
         # A throw the box cannot take (never happens in the catalogue) is crossed out instead.
-        never = tiers >= (1 << 20)
+        never = tiers >= NEVER
         if never.any():
             zmode = int(p.row_mode[p.zrow[box]])
             points = np.where(never, 0, points)
@@ -97,11 +124,9 @@ class SlackColumn:
 
     # -- the table ----------------------------------------------------------------------------------
     def _build(self) -> F64:
-        from pasch.bots._multi import _dice_tables
-
         p = self.p
         rules = p.rules
-        trans, rsub, valid, empty = _dice_tables(rules.dice, rules.faces)
+        trans, rsub, valid, empty = transition_tables(rules.dice, rules.faces)
         first = trans[int(empty[0])]
         n, lanes, nfl, smax = p.n_boxes, p.lanes, p.n_flags, self.max_slack
         thr = p.threshold
@@ -142,39 +167,32 @@ class SlackColumn:
         return w
 
     def value(self, k: int, flag: int, upper: int, s: int) -> float:
+        """``W[k, flag, upper, s]`` with the upper total capped and ``s`` clipped to ``0 .. max_slack``."""
         return float(self.values[k, flag, min(upper, self.p.threshold), min(max(s, 0), self.max_slack)])
 
 
-def _cache_path(rules_id: str, order: Order, max_slack: int) -> Any:
-    from pasch.solver._table import cache_dir
+def slack_table(solver: Solver, max_slack: int, *, use_cache: bool = True) -> SlackTable:
+    """The slack table of a fixed-order column, from the cache or built (seconds) and stored.
 
-    digest = hashlib.sha256(f"{rules_id}\n{order.value}\n{max_slack}\n{VERSION}".encode()).hexdigest()[:16]
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in rules_id)[:60]
-    return cache_dir() / f"slack-{safe}-{order.value}-v{VERSION}-{digest}.npy"
+    Args:
+        solver: the exact solver of the column played alone (top-down or bottom-up).
+        max_slack: the most passes tracked.
+        use_cache: read and write the cache directory.
 
-
-def load_slack(col: _Column, order: Order, max_slack: int, rules_id: str) -> SlackColumn:
-    """The slack table of a fixed-order column, from the cache or built (seconds) and stored."""
-    path = _cache_path(rules_id, order, max_slack)
-    meta_path = path.with_suffix(".json")
-    p = col.p
-    shape = [p.n_boxes + 1, p.n_flags, p.lanes, max_slack + 1]
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if meta.get("shape") == shape and meta.get("rules") == rules_id:
-            values = np.load(path, allow_pickle=False)
-            if list(values.shape) == shape:
-                return SlackColumn(col, order, max_slack, values)
-    except (OSError, ValueError, json.JSONDecodeError):
-        pass
-    slack = SlackColumn(col, order, max_slack)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            np.save(fh, slack.values, allow_pickle=False)
-        os.replace(tmp, path)
-        meta_path.write_text(json.dumps({"rules": rules_id, "shape": shape}), encoding="utf-8")
-    except OSError:
-        pass
-    return slack
+    Raises:
+        RuleSetError: the solver's column has no fixed order.
+    """
+    rules_id = solver.rules.id
+    path = cache_name("slack", rules_id, SLACK_VERSION, max_slack)
+    meta = {"kind": "slack", "rules": rules_id, "version": SLACK_VERSION, "max_slack": max_slack}
+    p = solver.prep
+    shape = (p.n_boxes + 1, p.n_flags, p.lanes, max_slack + 1)
+    if use_cache:
+        values = load_array(path, meta, shape, np.float64, mmap=False)
+        if values is not None:
+            return SlackTable(solver, max_slack, values)
+    table = SlackTable(solver, max_slack)
+    if use_cache:
+        with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
+            store_array(path, table.values, meta)
+    return table

@@ -1,0 +1,216 @@
+"""Cold start: each first command on a fresh install, against yatzy-solver's build in the same run.
+
+Run ``python bench/coldstart.py``. Every measured command runs in a fresh process with an empty Numba
+cache (``NUMBA_CACHE_DIR``) and an empty table cache (``PASCH_CACHE_DIR``), so it pays for compiling
+its kernels and building its table, as a newcomer's first command does:
+
+* ``pasch solve --rules yahtzee``;
+* ``pasch advise`` of a yahtzee situation;
+* ``pasch simulate --rules yahtzee --games 1000 --bot optimal``;
+* ``pasch review`` of a small saved game (a solo yahtzee game played by the greedy bot);
+* the first hint of ``pasch play``: :func:`pasch.tui._hints.compute_hints` in a fresh process, the
+  code path the terminal game's hint panel runs;
+* ``pasch advise`` once more with the table already cached (Numba cache still empty).
+
+In the same run yatzy-solver 1.0.0 (the Rust solver on PyPI, as in ``bench/solver.py``) builds
+``american+forced-joker`` in a fresh process; its build time (measured inside that process) is the
+yardstick of the ratios. Last, one more fresh process times the compilation of every Numba kernel
+(Numba's own compile timers, per dispatcher and signature) and each first call.
+
+Times are wall-clock seconds of the whole process, one run each (``--repeat`` takes the best of several).
+On a shared machine they are noisy; the ratios within one run are what matters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+TARGETS = {"solve": 1.0, "simulate": 1.0, "advise": 0.5}
+
+_YS_BUILD = """
+import time, yatzy_solver as ys
+t = time.perf_counter()
+ys.Solver.build(ys.Variant("american+forced-joker"))
+print(time.perf_counter() - t)
+"""
+
+_HINT = """
+import numpy as np
+from pasch.engine import Game
+from pasch.tui._hints import compute_hints
+game = Game("yahtzee", ["me"], rng=np.random.default_rng(7))
+game.act("roll")
+hints = compute_hints(game.state)
+assert hints.exact and hints.rows, hints
+"""
+
+_KERNELS = """
+import json, time
+import numpy as np
+t0 = time.perf_counter()
+from pasch.solver import Solver, StateKey
+import pasch.solver
+steps = {"import pasch.solver": time.perf_counter() - t0}
+
+def step(name, fn):
+    t = time.perf_counter()
+    fn()
+    steps[name] = time.perf_counter() - t
+
+holder = {}
+step("table build (yahtzee)", lambda: holder.setdefault("s", Solver.load("yahtzee")))
+s = holder["s"]
+step("options (advise)", lambda: s.options([None] * 13, "13356", 2))
+step("best_index", lambda: s.best_index(StateKey(0, 0, 0), 3, 2, True))
+one = np.zeros(1, np.int64)
+step("best_batch", lambda: s.best_batch(one, one, one, one, one, one))
+step("simulate", lambda: s.simulate(10, seed=1))
+compiled = []
+for kernel in pasch.solver.kernels():
+    for sig, cres in kernel.overloads.items():
+        timers = (cres.metadata or {}).get("timers", {})
+        compiled.append((kernel.__name__, len(sig), timers.get("compiler_lock", float("nan"))))
+print(json.dumps({"steps": steps, "compiled": compiled}))
+"""
+
+
+def _fresh_env(root: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("NUMBA_CACHE_DIR", "PASCH_CACHE_DIR"):
+        path = root / name.lower()
+        path.mkdir()
+        env[name] = str(path)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env["COLUMNS"] = "100"
+    return env
+
+
+def _timed(cmd: Sequence[str], env: dict[str, str], cwd: Path) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+    return seconds, done.stdout
+
+
+def _pasch() -> list[str]:
+    exe = Path(sys.executable).with_name("pasch")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "pasch"]
+
+
+def _small_game(path: Path) -> None:
+    import numpy as np
+
+    from pasch.bots import GreedyBot
+    from pasch.engine import Game
+
+    rng = np.random.default_rng(3)
+    game = Game("yahtzee", ["Ada"], rng=rng)
+    bot = GreedyBot()
+    while not game.state.is_terminal:
+        game.act(bot.choose(game.state, rng))
+    path.write_text(game.log.to_json(), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=1, help="runs per command (best of)")
+    parser.add_argument("--no-kernels", action="store_true", help="skip the per-kernel compile table")
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="pasch-coldstart-"))
+    try:
+        log = work / "game.json"
+        _small_game(log)
+        pasch = _pasch()
+        commands: list[tuple[str, list[str], bool]] = [
+            ("solve", [*pasch, "solve", "--rules", "yahtzee"], False),
+            (
+                "advise",
+                [
+                    *pasch,
+                    "advise",
+                    "--rules",
+                    "yahtzee",
+                    "--dice",
+                    "13356",
+                    "--rolls-left",
+                    "2",
+                    "--sheet",
+                    "ones=3 twos=6 yahtzee=50",
+                ],
+                False,
+            ),
+            ("simulate", [*pasch, "simulate", "--rules", "yahtzee", "--games", "1000", "--bot", "optimal"], False),
+            ("review", [*pasch, "review", str(log)], False),
+            ("first hint (play)", [sys.executable, "-c", _HINT], False),
+            (
+                "advise, table cached",
+                [*pasch, "advise", "--rules", "yahtzee", "--dice", "13356", "--rolls-left", "2"],
+                True,
+            ),
+        ]
+        results: dict[str, float] = {}
+        ys_build = ys_process = float("nan")
+        for rep in range(args.repeat):
+            try:
+                root = work / f"ys{rep}"
+                root.mkdir()
+                wall, out = _timed([sys.executable, "-c", _YS_BUILD], _fresh_env(root), work)
+                ys_build = min(ys_build, float(out.strip())) if ys_build == ys_build else float(out.strip())
+                ys_process = min(ys_process, wall) if ys_process == ys_process else wall
+            except SystemExit as exc:
+                print(f"yatzy-solver not run: {str(exc).splitlines()[0]}; pip install yatzy-solver==1.0.0")
+            for name, cmd, table_cached in commands:
+                root = work / f"{name.replace(' ', '_').replace(',', '')}-{rep}"
+                root.mkdir()
+                env = _fresh_env(root)
+                if table_cached:
+                    subprocess.run([*pasch, "solve", "--rules", "yahtzee"], env=env, capture_output=True, check=True)
+                    shutil.rmtree(env["NUMBA_CACHE_DIR"])
+                    Path(env["NUMBA_CACHE_DIR"]).mkdir()
+                seconds, _ = _timed(cmd, env, work)
+                results[name] = min(results.get(name, seconds), seconds)
+
+        print(f"cores: {os.cpu_count()}, load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        print("Each command in a fresh process with empty Numba and table caches (one run; shared machine: noisy).")
+        print()
+        w = max(len(n) for n in results) + 2
+        print(f"{'first command':<{w}} {'seconds':>8} {'/ ys build':>11}  target")
+        print("-" * (w + 32))
+        print(f"{'yatzy-solver build':<{w}} {ys_build:8.2f} {1.0:11.2f}  (its whole process {ys_process:.2f} s)")
+        for name, seconds in results.items():
+            ratio = seconds / ys_build
+            target = TARGETS.get(name)
+            mark = "" if target is None else f"<= {target:.1f}  {'ok' if ratio <= target else 'MISSED'}"
+            print(f"{'pasch ' + name:<{w}} {seconds:8.2f} {ratio:11.2f}  {mark}")
+
+        if not args.no_kernels:
+            root = work / "kernels"
+            root.mkdir()
+            _, out = _timed([sys.executable, "-c", _KERNELS], _fresh_env(root), work)
+            data = json.loads(out.strip().splitlines()[-1])
+            print()
+            print("First calls in one fresh process (compile + run):")
+            for name, seconds in data["steps"].items():
+                print(f"  {name:<28} {seconds:7.2f} s")
+            print()
+            print("Numba compile time per kernel (its compile timer, nested kernels included):")
+            for name, n_args, seconds in sorted(data["compiled"], key=lambda c: -c[2]):
+                print(f"  {name:<28} {seconds:7.2f} s  ({n_args} arguments)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+# ruff: noqa: N803, N806  (V, X, A, W: the names of the tables and lanes in the docstrings)
+# mypy: allow-untyped-defs
+"""The table build kernel: every turn-start state of one layer, every upper total as a lane.
+
+Private. Not ``parallel=True``: Numba's parallel compilation of this kernel cost several seconds on
+every first build; instead the kernel releases the GIL and ``_table`` runs one call per thread, each
+taking every ``n_threads``-th state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pasch.solver._kparts import _expect, _legal, _rebase, _rows, _stops, _turn
+
+
+@njit(cache=True, nogil=True)
+def _solve_layer(V, masks, lo, hi_end, T, th, n_threads):
+    """Solve the (mask, flag) states ``th, th + n_threads, ...`` of one layer from the next layers of ``V``.
+
+    Args:
+        V: the value table ``V[mask, flag, upper]``; the layer's rows are written.
+        masks: reachable masks, layer by layer.
+        lo: first index of the layer in ``masks``.
+        hi_end: end of the layer in ``masks``.
+        T: the rule set's :class:`~pasch.solver._prep.Tables` in ``V``'s dtype.
+        th: this call's share (0 to ``n_threads - 1``).
+        n_threads: calls sharing the layer.
+    """
+    n = T.tier.shape[2]
+    n_flags = T.n_flags
+    y_box = T.y_box
+    W = V.shape[2]
+    n_states = (hi_end - lo) * n_flags
+    n_groups = T.group_match.shape[0]
+    n_rolls = T.grp.shape[0]
+    X = np.empty((T.row_box.shape[0], W), V.dtype)
+    stop = np.empty((T.n_sharp, n_rolls, W), V.dtype)
+    A = np.empty((T.keep_add.shape[0], W), V.dtype)
+    Sv = np.empty((n_rolls, W), V.dtype)
+    tmp = np.empty((1, W), V.dtype)
+    acc = np.empty(W, np.float64)
+    base = np.empty(W, V.dtype)
+    save = np.empty((0, 1, 1), V.dtype)
+    legal = np.empty((n_groups, n), np.int32)
+    nlegal = np.empty(n_groups, np.int32)
+    ctxg = np.empty(n_groups, np.int32)
+    for q in range(th, n_states, n_threads):
+        mi = lo + q // n_flags
+        flag = q % n_flags
+        mask = masks[mi]
+        y_filled = y_box >= 0 and (mask >> y_box) & 1
+        if flag == 1 and not y_filled:
+            continue
+        yclass = 0 if not y_filled else 1 + flag
+        _legal(mask, yclass, T, legal, nlegal, ctxg)
+        # Every upper total is solved, reachable or not: a full vector costs less than a short
+        # scalar loop, and every lane stays meaningful.
+        _rows(V, mask, flag, np.int64(0), W, T, X)
+        _rebase(X, W, mask, T, base)
+        _stops(X, W, legal, nlegal, ctxg, T, tmp, stop)
+        _turn(stop, A, Sv, tmp, W, T.stages, T, save)
+        _expect(A, Sv, stop, W, T.stages, T, acc)
+        dst = V[mask, flag]
+        for j in range(W):
+            dst[j] = acc[j] + base[j]
