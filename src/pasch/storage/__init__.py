@@ -11,6 +11,7 @@ from __future__ import annotations
 from pasch.storage._migrate import HEAD, current_revision, downgrade, migrate
 from pasch.storage._models import (
     ABANDONED,
+    BROKEN,
     FINISHED,
     PLAYING,
     TERMINAL,
@@ -42,6 +43,7 @@ from pasch.storage._repository import (
 
 __all__ = [
     "ABANDONED",
+    "BROKEN",
     "DATA_DIR_ENV",
     "FINISHED",
     "HEAD",

@@ -18,6 +18,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 __all__ = [
     "ABANDONED",
+    "BROKEN",
     "FINISHED",
     "PLAYING",
     "SOURCES",
@@ -56,6 +57,9 @@ PLAYING = "playing"
 """A web room whose game is not over; the server resumes it at start and lists it in the lobby."""
 ABANDONED = "abandoned"
 """A web room nobody played for a long time; it refuses actions (the log stays)."""
+BROKEN = "broken"
+"""A web room whose log no longer replays (a damaged row, a rule change): left out at start, its log kept for
+``pasch verify`` and ``pasch replay`` to say what is wrong."""
 
 
 def utcnow() -> datetime:

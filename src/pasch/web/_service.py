@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -27,13 +28,15 @@ from pasch.app import Seat as AppSeat
 from pasch.engine import Action, GameLog, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import get as get_rules
-from pasch.storage import ABANDONED, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
+from pasch.storage import ABANDONED, BROKEN, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
 from pasch.web._fair import DiceStream, commitment_of, new_seed
 from pasch.web._hints import compute_hint
 from pasch.web._view import ViewCache, rules_info, state_view
 from pasch.web._writer import Append, ConflictError, EventWriter
 
 __all__ = ["ActError", "Room", "Seat", "Service", "hash_token"]
+
+LOG = logging.getLogger("pasch.web")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -252,12 +255,28 @@ class Service:
         )
 
     def resume_all(self) -> list[str]:
-        """Load every unfinished room from the log (server start); returns their codes."""
+        """Load every unfinished room from the log (server start); returns their codes.
+
+        A room whose log no longer replays (a damaged row, a rule change between versions) is marked
+        ``broken`` and left out, with a warning: one bad room never keeps the others down.
+        """
+        codes: list[str] = []
+        broken: list[int] = []
         with Session(self.engine) as session:
             rows = session.scalars(select(GameRow).where(GameRow.source == WEB, GameRow.status == PLAYING)).all()
             for row in rows:
-                self.rooms[row.code or ""] = self._load(session, row)
-        return [r.code or "" for r in rows]
+                code = row.code or ""
+                try:
+                    self.rooms[code] = self._load(session, row)
+                except Exception as exc:  # any failure to rebuild this room must not stop the server
+                    LOG.warning("room %s is broken and left out: %s", code, exc)
+                    broken.append(row.id)
+                    continue
+                codes.append(code)
+        if broken:
+            with self.engine.begin() as conn:
+                conn.execute(update(GameRow).where(GameRow.id.in_(broken)).values(status=BROKEN))
+        return codes
 
     def room(self, code: str) -> Room:
         """The room with this join code (loaded from the database if not cached).
@@ -291,7 +310,10 @@ class Service:
             row = session.scalar(select(GameRow).where(GameRow.code == code, GameRow.source == WEB))
             if row is None:
                 raise ActError("no_room", f"there is no room {code!r}")
-            return self._load(session, row)
+            try:
+                return self._load(session, row)
+            except PaschError as exc:
+                raise ActError("broken", f"room {code}'s log no longer replays ({exc}); its log is kept") from None
 
     def reload(self, code: str) -> Room:
         """Drop the cached room and rebuild it from the log (after a conflicting writer)."""
