@@ -47,7 +47,7 @@ def test_a_room_with_a_bad_event_row_is_left_out_and_the_others_start(tmp_path: 
     finally:
         second.stop()
     with Session(engine) as session:
-        statuses = {code: status for code, status in session.execute(select(GameRow.code, GameRow.status))}
+        statuses = {row.code: row.status for row in session.execute(select(GameRow.code, GameRow.status))}
         events = session.scalars(select(EventRow.action).where(EventRow.game_id == game_id)).all()
     assert statuses[bad["code"]] == BROKEN and statuses[good["code"]] == PLAYING
     assert events[1] == "throw 7 7 7 7 7"  # the log is kept as it was, for verify and replay to report
