@@ -58,7 +58,7 @@ def test_single_column_games_have_no_legend() -> None:
 def test_kniffel4_announced_box_is_marked_on_screen() -> None:
     session = Session.new("kniffel-4", parse_seats("Ada, Bob"), seed=2)
     app = PaschApp(session=session, bot_delay=0, save=False)
-    col = session.rules.columns.index(Order.ANNOUNCED)
+    col = session.match.rules.columns.index(Order.ANNOUNCED)
 
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = app.screen
@@ -67,7 +67,7 @@ def test_kniffel4_announced_box_is_marked_on_screen() -> None:
         await pilot.press("space", "a")
         assert screen.announcing and screen.selected is not None and screen.selected[0] == col
         await pilot.press("down", "down", "enter")
-        st = session.state
+        st = session.match.state
         box = st.announced
         assert box is not None
         assert "announced:" in screen.turn_text()
@@ -89,7 +89,7 @@ def test_kniffel4_announced_box_is_marked_on_screen() -> None:
         # Bob's announced column is not marked; after entering, the mark is gone.
         assert model.rows[row].cells[model.value_column(1, col)].kind != "announced"
         await pilot.press("enter")
-        assert session.state.announced is None
+        assert session.match.state.announced is None
         after = screen.model
         assert after is not None
         assert all(c.kind != "announced" for r in after.rows for c in r.cells)

@@ -32,7 +32,7 @@ def test_bad_input_changes_nothing() -> None:
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = app.screen
         assert isinstance(screen, KeeperScreen)
-        start = session.state
+        start = session.match.state
         for bad, why in [
             ("1234", "exactly 5 dice"),  # four dice
             ("133566", "exactly 5 dice"),  # six dice
@@ -43,22 +43,22 @@ def test_bad_input_changes_nothing() -> None:
             await _type(pilot, bad)
             assert screen.message_error, bad
             assert why in screen.message, (bad, screen.message)
-            assert session.state is start, bad
-            assert session.game.actions == []
+            assert session.match.state is start, bad
+            assert session.match.game.actions == []
         await _type(pilot, "13356 ones")
         assert not screen.message_error
-        assert session.state.sheets[0].columns[0].scores[0] == 1
-        assert session.state.current == 1
+        assert session.match.state.sheets[0].columns[0].scores[0] == 1
+        assert session.match.state.current == 1
         # Bob: the dice first, then the box chosen on the sheet with Enter on an empty line.
         await _type(pilot, "1 1 1 5 6")
-        assert session.state.dice == (1, 1, 1, 5, 6)
+        assert session.match.state.dice == (1, 1, 1, 5, 6)
         await pilot.press("enter")
-        assert session.state.sheets[1].columns[0].scores[0] == 3
+        assert session.match.state.sheets[1].columns[0].scores[0] == 3
         # Ada again: ones is already filled.
-        before = session.state
+        before = session.match.state
         await _type(pilot, "11111 ones")
         assert screen.message_error and "already filled" in screen.message
-        assert session.state is before
+        assert session.match.state is before
 
     drive(app, body)
 
@@ -69,11 +69,11 @@ def test_box_already_filled_free_order() -> None:
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = app.screen
         await _type(pilot, "33555 full_house")
-        assert session.state.sheets[0].columns[0].scores[8] == 25
-        before = session.state
+        assert session.match.state.sheets[0].columns[0].scores[8] == 25
+        before = session.match.state
         await _type(pilot, "22333 full")
         assert screen.message_error and "already filled" in screen.message  # type: ignore[attr-defined]
-        assert session.state is before
+        assert session.match.state is before
         assert "Full house" in screen.sheet_text()  # type: ignore[attr-defined]
 
     drive(app, body)
@@ -87,8 +87,8 @@ def test_sharp_is_asked_and_doubles() -> None:
         assert screen.query_one("#sharp", Checkbox) is not None
         screen.query_one("#sharp", Checkbox).value = True
         await _type(pilot, "66666 yahtzee")
-        col = session.state.sheets[0].columns[0]
-        y = session.rules.category_index("yahtzee")
+        col = session.match.state.sheets[0].columns[0]
+        y = session.match.rules.category_index("yahtzee")
         assert col.scores[y] == 100 and y in col.doubled
         assert "100*" in screen.sheet_text()  # type: ignore[attr-defined]
 
@@ -112,10 +112,10 @@ def test_keeper_undo_takes_back_an_entry() -> None:
 
     async def body(app: PaschApp, pilot: Any) -> None:
         await _type(pilot, "13356 chance")
-        assert session.state.turn == 1
+        assert session.match.state.turn == 1
         await pilot.press("ctrl+z")
-        assert session.state.turn == 0 and session.state.dice == (1, 3, 3, 5, 6)
+        assert session.match.state.turn == 0 and session.match.state.dice == (1, 3, 3, 5, 6)
         await pilot.press("ctrl+z")
-        assert session.state.dice is None and session.game.actions == []
+        assert session.match.state.dice is None and session.match.game.actions == []
 
     drive(app, body)

@@ -59,15 +59,15 @@ def test_whole_game_by_keys_against_a_bot(tmp_path: Any) -> None:
         screen = _screen(app)
         assert screen.query_one("#grid-0", GridView).has_class("current")
         steps = 0
-        while not session.finished:
+        while not session.match.finished:
             steps += 1
             assert steps < 400
-            st = session.state
-            assert not session.seat.is_bot, "a bot seat was left waiting"
+            st = session.match.state
+            assert not session.match.seat.is_bot, "a bot seat was left waiting"
             if st.number is None:
                 await pilot.press("space")
-                assert session.state.number == sum(session.state.dice)
-                assert str(session.state.number) in screen.turn_text()
+                assert session.match.state.number == sum(session.match.state.dice)
+                assert str(session.match.state.number) in screen.turn_text()
             else:
                 action = knaster_hint(st)
                 if isinstance(action, Pass):
@@ -75,21 +75,21 @@ def test_whole_game_by_keys_against_a_bot(tmp_path: Any) -> None:
                     seen["passed"] = True
                 else:
                     assert isinstance(action, Write | Circle)
-                    n_before = len(session.game.actions)
+                    n_before = len(session.match.game.actions)
                     await pilot.press(action.cell[0], action.cell[1], "enter")
-                    assert session.game.actions[n_before] == str(action)
+                    assert session.match.game.actions[n_before] == str(action)
                     if isinstance(action, Circle):
                         cell = _cell(app, 0, action.cell)
                         assert cell.has_class("circled")
                         assert cell.text == f"({st.grids[0].number(action.cell)})"
                         seen["circled"] = True
             await settle(app, pilot)
-            for k in session.state.grids[0].scored_lines():
+            for k in session.match.state.grids[0].scored_lines():
                 value = _value(app, 0, k)
-                assert value.has_class("scored") and value.text == f"[{line_value(session.state.knaster, k)}]"
+                assert value.has_class("scored") and value.text == f"[{line_value(session.match.state.knaster, k)}]"
                 seen["scored"] = True
         assert "Game over" in screen.message
-        st = session.state
+        st = session.match.state
         out = st.outcome()
         assert out.winners == ("Ada",)
         assert "Winner: Ada" in screen.message
@@ -114,8 +114,8 @@ def test_whole_game_by_keys_against_a_bot(tmp_path: Any) -> None:
     with Repository(directory=tmp_path) as repo:
         (rec,) = repo.games()
     assert rec.finished and rec.winners == ("Ada",)
-    assert [p.total for p in rec.players] == list(session.state.totals())
-    assert list(rec.log.actions) == session.game.actions
+    assert [p.total for p in rec.players] == list(session.match.state.totals())
+    assert list(rec.log.actions) == session.match.game.actions
 
 
 def test_owed_line_is_highlighted_and_circled_by_keys() -> None:
@@ -124,7 +124,7 @@ def test_owed_line_is_highlighted_and_circled_by_keys() -> None:
 
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)
-        st = session.state
+        st = session.match.state
         assert st.duties and st.duties[0].owed == 2
         assert "circle 2 more cells in row 1 (full house)" in screen.duty_text()
         for name in ("a1", "b1", "c1", "d1", "e1"):
@@ -138,16 +138,16 @@ def test_owed_line_is_highlighted_and_circled_by_keys() -> None:
         await pilot.press("a", "2", "enter")  # a2 is in no owed line: refused with the engine's reason
         assert screen.message_error and "Not allowed" in screen.message
         await pilot.press("e", "1", "enter")
-        assert session.state.grids[0].circles == 2
+        assert session.match.state.grids[0].circles == 2
         assert screen.duty_text() == ""
         assert not _cell(app, 0, "b1").has_class("owed")
-        assert session.state.number is None  # solo: the number is done, Ada throws next
+        assert session.match.state.number is None  # solo: the number is done, Ada throws next
 
     drive(app, body)
 
 
 def test_grid_text_snapshot() -> None:
-    st = Session.from_log(_full_house_log(), ["human"]).state
+    st = Session.from_log(_full_house_log(), ["human"]).match.state
     st = st.apply("circle c1")
     text = grid_text(st, 0, GridMarks(cursor=4, legal=frozenset({0, 1, 3, 4})))
     expected = """\
@@ -170,23 +170,23 @@ def test_mouse_writes_and_undo_takes_it_back() -> None:
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)
         await pilot.click("#throw-button")
-        number = session.state.number
+        number = session.match.state.number
         assert number is not None
         await pilot.click("#g0-b4")
-        assert screen.cursor == 3 * 5 + 1 and session.state.number == number  # the first click chooses
+        assert screen.cursor == 3 * 5 + 1 and session.match.state.number == number  # the first click chooses
         assert _cell(app, 0, "b4").has_class("cursor")
         await pilot.click("#g0-b4")
-        assert session.state.grids[0].number("b4") == number
+        assert session.match.state.grids[0].number("b4") == number
         assert _cell(app, 0, "b4").text == str(number)
-        assert session.game.actions[-1] == f"write {number} at b4"
+        assert session.match.game.actions[-1] == f"write {number} at b4"
         await pilot.press("u")
-        assert session.state.grids[0].number("b4") is None and session.state.number == number
+        assert session.match.state.grids[0].number("b4") is None and session.match.state.number == number
         assert _cell(app, 0, "b4").has_class("empty")
         assert "Undone" in screen.message
         await pilot.press("enter")  # the cursor is on b4 again
-        assert session.state.grids[0].number("b4") == number
+        assert session.match.state.grids[0].number("b4") == number
         await pilot.press("space", "u")  # a seen throw cannot be taken back
-        assert session.state.number is not None and screen.message_error
+        assert session.match.state.number is not None and screen.message_error
 
     drive(app, body)
 
@@ -201,18 +201,18 @@ def test_refused_keys_say_why() -> None:
         await pilot.press("p")
         assert screen.message_error and "Not allowed" in screen.message
         await pilot.press("space")
-        number = session.state.number
+        number = session.match.state.number
         await pilot.press("space")
         assert screen.message_error and f"{number} is called" in screen.message
         await pilot.press("p")
         assert screen.message_error and "can write" in screen.message
         await pilot.press("c", "3", "enter", "space")
-        second = session.state.number
+        second = session.match.state.number
         assert second is not None
         if second != number:
             await pilot.press("c", "3", "enter")  # c3 holds the first number: neither write nor circle
             assert screen.message_error and "Not allowed" in screen.message
-            assert session.state.number == second
+            assert session.match.state.number == second
 
     drive(app, body)
 
@@ -224,7 +224,7 @@ def test_bot_seats_play_with_a_visible_message() -> None:
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)
         await settle(app, pilot)
-        st = session.state
+        st = session.match.state
         assert st.current == 1 and st.number is not None  # the bot threw and wrote; Ada acts on its number
         assert st.grids[0].written == 1
         assert screen.query_one("#grid-1", GridView).has_class("current")
@@ -233,8 +233,8 @@ def test_bot_seats_play_with_a_visible_message() -> None:
         assert screen.last[0] == written
         await pilot.press("enter")
         await settle(app, pilot)
-        assert session.state.current == 1  # Ada throws the second number herself
-        assert session.state.number is None and "throw the dice" in screen.turn_text()
+        assert session.match.state.current == 1  # Ada throws the second number herself
+        assert session.match.state.number is None and "throw the dice" in screen.turn_text()
 
     drive(app, body)
 
@@ -248,7 +248,7 @@ def test_hint_marks_the_bots_choice() -> None:
         await pilot.press("h")
         assert "throw the dice" in str(screen.query_one("#hint").render())
         await pilot.press("space")
-        hint = knaster_hint(session.state)
+        hint = knaster_hint(session.match.state)
         assert isinstance(hint, Write)
         assert f"write {hint.number} at {hint.cell}" in str(screen.query_one("#hint").render())
         assert _cell(app, 0, hint.cell).has_class("hint")
@@ -268,24 +268,24 @@ def test_resume_a_knaster_game(tmp_path: Any) -> None:
         await pilot.press("q")
 
     drive(app, first)
-    played = list(session.game.actions)
+    played = list(session.match.game.actions)
     assert played[0] == "roll" and played[2].startswith("write")
 
     app2 = PaschApp(resume=True, bot_delay=0, data_dir=tmp_path)
 
     async def second(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)
-        assert screen.session.game.actions == played
-        assert screen.session.state.grids == session.state.grids
-        assert screen.session.seats[1].is_bot
-        assert screen.session.game_id is not None
+        assert screen.session.match.game.actions == played
+        assert screen.session.match.state.grids == session.match.state.grids
+        assert screen.session.match.seats[1].is_bot
+        assert screen.session.match.game_id is not None
         for p in range(2):
-            grid = session.state.grids[p]
+            grid = session.match.state.grids[p]
             for i in range(25):
                 name = "abcde"[i % 5] + str(i // 5 + 1)
                 cell = _cell(app, p, name)
                 if cell.has_class("cursor") and not grid.numbers[i]:  # the called number, previewed
-                    assert cell.text == str(session.state.number)
+                    assert cell.text == str(session.match.state.number)
                 else:
                     assert cell.text == (str(grid.numbers[i]) if grid.numbers[i] else "·")
         assert len(screen.query(".cursor")) == 1
@@ -303,7 +303,7 @@ def test_setup_screen_starts_knaster() -> None:
         await pilot.click("#start")
         await pilot.pause()
         screen = _screen(app)
-        assert screen.session.rules.id == "knaster"
+        assert screen.session.match.rules.id == "knaster"
         assert len(screen.query(GridView)) == 1
 
     drive(app, body)
@@ -336,14 +336,14 @@ def test_many_players_fit_and_german_words() -> None:
         assert "Zahl" in screen.turn_text()
         await pilot.press("enter")
         assert "schreibt" in screen.message
-        assert session.state.current == 1 and "Bob ist dran" in screen.turn_text()
+        assert session.match.state.current == 1 and "Bob ist dran" in screen.turn_text()
 
     drive(app, body, size=(120, 40))
     set_language("en")
 
 
 def test_roll_is_the_only_step_before_the_number() -> None:
-    st = Session.new("knaster", parse_seats("Ada")).state
+    st = Session.new("knaster", parse_seats("Ada")).match.state
     assert st.legal_actions() == (Roll(),)
 
 
@@ -353,11 +353,11 @@ def test_rules_and_players_open_the_knaster_screen_at_once() -> None:
 
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)
-        assert [s.kind for s in screen.session.seats] == ["human", "bot:knaster"]
-        assert screen.session.seats[1].name == "KnasterBot"
+        assert [s.kind for s in screen.session.match.seats] == ["human", "bot:knaster"]
+        assert screen.session.match.seats[1].name == "KnasterBot"
         await pilot.press("space", "enter")
         await settle(app, pilot)
-        st = screen.session.state
+        st = screen.session.match.state
         # The bot wrote Ada's number, then threw the next one and wrote it; now Ada acts on it.
         assert st.grids[1].written == 2 and st.current == 0 and st.number is not None
 
@@ -385,6 +385,6 @@ def test_a_bot_that_does_not_play_the_game_is_refused() -> None:
         await pilot.pause()
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert _screen(app).session.seats[1].kind == "bot:knaster"
+        assert _screen(app).session.match.seats[1].kind == "bot:knaster"
 
     drive(app, body)

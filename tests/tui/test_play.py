@@ -27,7 +27,7 @@ def test_full_solo_game_by_keys(tmp_path: Any) -> None:
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)
         turns = 0
-        while not session.finished:
+        while not session.match.finished:
             await pilot.press("space")
             if turns % 3 == 0:  # hold the first two dice and throw the rest again
                 await pilot.press("1", "2", "r")
@@ -39,7 +39,7 @@ def test_full_solo_game_by_keys(tmp_path: Any) -> None:
         assert screen.model is not None and screen.model.current is None
 
     drive(app, body)
-    total = session.state.totals()[0]
+    total = session.match.state.totals()[0]
     with Repository(directory=tmp_path) as repo:
         (rec,) = repo.games()
     assert rec.finished and rec.players[0].total == total and rec.winners == ("Ada",)
@@ -51,17 +51,17 @@ def test_two_players_against_a_bot() -> None:
 
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)
-        while not session.finished:
-            assert session.state.current == 0, "the bot has moved before Ada's turn"
+        while not session.match.finished:
+            assert session.match.state.current == 0, "the bot has moved before Ada's turn"
             await pilot.press("space", "enter")
             await settle(app, pilot)
         assert "Game over" in screen.message
 
     drive(app, body)
-    st = session.state
+    st = session.match.state
     assert st.is_terminal
     assert all(s.is_full for s in st.sheets)
-    assert sum(1 for a in session.game.actions if a.startswith("score")) == 26
+    assert sum(1 for a in session.match.game.actions if a.startswith("score")) == 26
 
 
 def test_bot_starts_and_waits_for_human() -> None:
@@ -70,9 +70,9 @@ def test_bot_starts_and_waits_for_human() -> None:
 
     async def body(app: PaschApp, pilot: Any) -> None:
         await settle(app, pilot)
-        assert session.state.current == 1 and session.state.turn == 1
+        assert session.match.state.current == 1 and session.match.state.turn == 1
         await pilot.press("space")
-        assert session.state.dice is not None
+        assert session.match.state.dice is not None
 
     drive(app, body)
 
@@ -91,7 +91,7 @@ def test_multi_column_game_by_keys() -> None:
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)
         turns = 0
-        while not session.finished:
+        while not session.match.finished:
             await pilot.press("space", *["right"] * (turns % 3), "enter")
             turns += 1
         assert turns == 12
@@ -100,7 +100,7 @@ def test_multi_column_game_by_keys() -> None:
         assert "Grand total" in text
 
     drive(app, body)
-    st = session.state
+    st = session.match.state
     assert all(c.is_full for c in st.sheets[0].columns)
     assert st.totals()[0] == sum(st.column_totals(0, c).total for c in range(3))
 
@@ -108,8 +108,8 @@ def test_multi_column_game_by_keys() -> None:
 def test_kniffel3_two_players_finish_by_keys() -> None:
     """Every column of every player is drawn; the last turns of a real kniffel-3 game by keys."""
     session = Session.new("kniffel-3", parse_seats("Ada, Bob"), seed=5)
-    while session.state.turn < 2 * 39 - 4:  # play fast up to the last two rounds
-        session.act(session.state.legal_actions()[-1] if session.state.dice is not None else "roll")
+    while session.match.state.turn < 2 * 39 - 4:  # play fast up to the last two rounds
+        session.act(session.match.state.legal_actions()[-1] if session.match.state.dice is not None else "roll")
     app = PaschApp(session=session, bot_delay=0, save=False)
 
     async def body(app: PaschApp, pilot: Any) -> None:
@@ -117,18 +117,18 @@ def test_kniffel3_two_players_finish_by_keys() -> None:
         header = screen.sheet_text().splitlines()[0]
         for name in ("Ada 1↓", "Ada 2↑", "Ada 3", "Bob 1↓", "Bob 2↑", "Bob 3"):
             assert name in header
-        while not session.finished:
+        while not session.match.finished:
             await pilot.press("space", "enter")
         assert "Game over" in screen.message
 
     drive(app, body)
-    assert session.state.is_terminal
+    assert session.match.state.is_terminal
 
 
 def test_kniffel4_announcement_by_keys() -> None:
     session = Session.new("kniffel-4", parse_seats("Ada"), seed=2)
     app = PaschApp(session=session, bot_delay=0, save=False)
-    announced_col = session.rules.columns.index(Order.ANNOUNCED)
+    announced_col = session.match.rules.columns.index(Order.ANNOUNCED)
 
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)
@@ -136,16 +136,16 @@ def test_kniffel4_announcement_by_keys() -> None:
         assert screen.announcing
         assert screen.selected is not None and screen.selected[0] == announced_col
         await pilot.press("down", "enter")
-        st = session.state
+        st = session.match.state
         assert st.announced is not None
         box = st.announced
         assert "announced:" in screen.turn_text()
         # Only the announced box of the announced column (or crossing out elsewhere) remains.
         await pilot.press("enter")
-        col = session.state.sheets[0].columns[announced_col]
-        other = [session.state.sheets[0].columns[c] for c in range(4) if c != announced_col]
+        col = session.match.state.sheets[0].columns[announced_col]
+        other = [session.match.state.sheets[0].columns[c] for c in range(4) if c != announced_col]
         assert col.scores[box] is not None or any(s is not None for c in other for s in c.scores)
-        assert session.state.turn == 1
+        assert session.match.state.turn == 1
 
     drive(app, body)
 
@@ -178,7 +178,7 @@ def test_keys_refused_with_a_message() -> None:
         assert screen.message_error
         await pilot.press("space", "space", "space", "space")
         assert "No throws left" in screen.message
-        assert session.state.throws == 3
+        assert session.match.state.throws == 3
 
     drive(app, body)
 
@@ -196,7 +196,7 @@ def test_multi_column_hints_show_the_bots_choice_and_the_points_now() -> None:
         hints = screen.hints
         assert hints is not None and not hints.exact
         assert "bot" in hints.note
-        st = session.state
+        st = session.match.state
         suggestion = advise(st).suggestion
         assert suggestion is not None and [r.action for r in hints.rows if r.best] == [str(suggestion)]
         pays = {str(st.score_action(c, o.index)): o.total for c, o in st.score_options()}

@@ -132,7 +132,7 @@ def test_resume_an_unfinished_game(tmp_path: Any) -> None:
         await pilot.press("space", "q")
 
     drive(app, first)
-    played = list(session.game.actions)
+    played = list(session.match.game.actions)
     with Repository(directory=tmp_path) as repo:
         rec = repo.latest_unfinished()
     assert rec is not None and list(rec.log.actions) == played and rec.player_kinds() == ("human", "bot:greedy")
@@ -142,14 +142,14 @@ def test_resume_an_unfinished_game(tmp_path: Any) -> None:
     async def second(app: PaschApp, pilot: Any) -> None:
         screen = app.screen
         assert isinstance(screen, SheetGameScreen)
-        assert screen.session.game.actions == played
-        assert screen.session.state.dice is not None  # Ada's thrown dice are back on the table
-        assert screen.session.seats[1].is_bot
+        assert screen.session.match.game.actions == played
+        assert screen.session.match.state.dice is not None  # Ada's thrown dice are back on the table
+        assert screen.session.match.seats[1].is_bot
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert screen.session.state.turn == 4
-        assert screen.session.game_id == rec.id
+        assert screen.session.match.state.turn == 4
+        assert screen.session.match.game_id == rec.id
 
     drive(app2, second)
     with Repository(directory=tmp_path) as repo:
@@ -177,8 +177,8 @@ def test_setup_screen_starts_a_game_and_switches_language(tmp_path: Any) -> None
         await pilot.pause()
         game = app.screen
         assert isinstance(game, SheetGameScreen)
-        assert game.session.rules.id == "jetsi"
-        assert [s.kind for s in game.session.seats] == ["human", "bot:greedy"]
+        assert game.session.match.rules.id == "jetsi"
+        assert [s.kind for s in game.session.match.seats] == ["human", "bot:greedy"]
         assert "Einser" in game.sheet_text()
 
     drive(app, body)

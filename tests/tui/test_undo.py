@@ -40,13 +40,13 @@ def _extra_log(rules: str) -> GameLog:
 def test_undo_restores_totals_bonus_and_extra_exactly(rules: str, extra: int) -> None:
     session = Session.from_log(_extra_log(rules), ["human"], seed=1)
     app = PaschApp(session=session, bot_delay=0, save=False)
-    fives = session.rules.category_index("fives")
+    fives = session.match.rules.category_index("fives")
 
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = app.screen
         assert isinstance(screen, SheetGameScreen)
-        before = session.state
-        actions_before = list(session.game.actions)
+        before = session.match.state
+        actions_before = list(session.match.game.actions)
         text_before = screen.sheet_text()
         bonus_before = screen.bonus_text()
         assert screen.selected == (0, fives)
@@ -54,16 +54,16 @@ def test_undo_restores_totals_bonus_and_extra_exactly(rules: str, extra: int) ->
         assert (t0.upper, t0.bonus, t0.extra) == (40, 0, 0)
 
         await pilot.press("enter")
-        t1 = session.state.column_totals(0)
-        assert session.state.sheets[0].columns[0].scores[fives] is not None
+        t1 = session.match.state.column_totals(0)
+        assert session.match.state.sheets[0].columns[0].scores[fives] is not None
         assert t1.bonus == 35 and t1.extra == extra
         assert "bonus +35 earned" in screen.bonus_text()
         text_after = screen.sheet_text()
 
         await pilot.press("u")
-        assert session.state is before
-        assert session.game.actions == actions_before
-        assert session.state.column_totals(0) == t0
+        assert session.match.state is before
+        assert session.match.game.actions == actions_before
+        assert session.match.state.column_totals(0) == t0
         assert screen.sheet_text() == text_before
         assert screen.bonus_text() == bonus_before
 
@@ -72,7 +72,7 @@ def test_undo_restores_totals_bonus_and_extra_exactly(rules: str, extra: int) ->
         await pilot.press("space")  # the next turn's throw is seen: the box stays
         await pilot.press("u")
         assert screen.message_error and "Nothing to undo" in screen.message
-        assert session.state.column_totals(0) == t1
+        assert session.match.state.column_totals(0) == t1
 
     drive(app, body)
 
@@ -88,9 +88,9 @@ def test_undo_hold_changes_but_not_a_throw() -> None:
         assert session.holds[:2] == (True, False)
         await pilot.press("u")
         assert not any(session.holds)
-        thrown = session.state
+        thrown = session.match.state
         await pilot.press("u")
-        assert session.state is thrown and session.state.throws == 1
+        assert session.match.state is thrown and session.match.state.throws == 1
         assert "Nothing to undo" in app.screen.message  # type: ignore[attr-defined]
 
     drive(app, body)
@@ -102,14 +102,14 @@ def test_score_undo_until_the_next_player_throws() -> None:
 
     async def body(app: PaschApp, pilot: Any) -> None:
         await pilot.press("space", "enter")
-        assert session.state.current == 1
+        assert session.match.state.current == 1
         await pilot.press("u")
-        assert session.state.current == 0 and session.state.dice is not None
+        assert session.match.state.current == 0 and session.match.state.dice is not None
         await pilot.press("enter")
         await pilot.press("space")  # Bob throws
         await pilot.press("u")
-        assert session.state.current == 1 and session.state.turn == 1
-        assert any(s is not None for s in session.state.sheets[0].columns[0].scores)
+        assert session.match.state.current == 1 and session.match.state.turn == 1
+        assert any(s is not None for s in session.match.state.sheets[0].columns[0].scores)
 
     drive(app, body)
 
@@ -120,13 +120,13 @@ def test_undo_stops_a_waiting_bot() -> None:
 
     async def body(app: PaschApp, pilot: Any) -> None:
         await pilot.press("space", "enter")
-        assert session.state.current == 1  # the bot waits its visible delay
+        assert session.match.state.current == 1  # the bot waits its visible delay
         await pilot.press("u")
-        assert session.state.current == 0 and session.state.turn == 0
+        assert session.match.state.current == 0 and session.match.state.turn == 0
         app.bot_delay = 0
         await pilot.press("enter")
         await settle(app, pilot)
-        assert session.state.current == 0 and session.state.turn == 2
+        assert session.match.state.current == 0 and session.match.state.turn == 2
 
     drive(app, body)
 
@@ -145,12 +145,12 @@ def test_undo_of_a_box_puts_the_dice_back_as_they_lay() -> None:
         await pilot.press("4")
         faces, holds = session.faces, session.holds
         assert len(faces) == 5 and len({rethrown, one, holds}) == 3
-        thrown = session.state
+        thrown = session.match.state
         await pilot.press("enter")
-        assert not session.faces and session.state.current == 1
+        assert not session.faces and session.match.state.current == 1
         assert session.match.can_undo
         await pilot.press("u")
-        assert session.state is thrown
+        assert session.match.state is thrown
         assert (session.faces, session.holds) == (faces, holds)
         await pilot.press("u")
         assert session.faces == faces and session.holds == one
@@ -168,9 +168,9 @@ def test_bot_steps_are_not_undone() -> None:
 
     async def body(app: PaschApp, pilot: Any) -> None:
         await settle(app, pilot)
-        assert session.state.current == 1 and session.state.turn == 1
+        assert session.match.state.current == 1 and session.match.state.turn == 1
         assert not session.match.can_undo
         await pilot.press("u")
-        assert session.state.current == 1 and "Nothing to undo" in app.screen.message  # type: ignore[attr-defined]
+        assert session.match.state.current == 1 and "Nothing to undo" in app.screen.message  # type: ignore[attr-defined]
 
     drive(app, body)

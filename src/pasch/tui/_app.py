@@ -38,10 +38,12 @@ def screen_for(session: Session) -> Screen[None]:
     Raises:
         PaschError: no screen for this kind of game yet.
     """
-    table = KEEPER_SCREENS if session.keeper else GAME_SCREENS
-    cls = table.get(session.rules.kind)
+    table = KEEPER_SCREENS if session.match.keeper else GAME_SCREENS
+    cls = table.get(session.match.rules.kind)
     if cls is None:
-        raise PaschError(_("{rules} cannot be played in this screen yet; try --plain").format(rules=session.rules.name))
+        raise PaschError(
+            _("{rules} cannot be played in this screen yet; try --plain").format(rules=session.match.rules.name)
+        )
     return cls(session)
 
 

@@ -78,13 +78,13 @@ class GameScreen(Screen[None]):
     @property
     def human_turn(self) -> bool:
         """Whether a human is to act (keys act only then)."""
-        return not self.session.finished and not self.session.seat.is_bot
+        return not self.session.match.finished and not self.session.match.seat.is_bot
 
     def _human_only(self) -> bool:
-        if self.session.finished:
+        if self.session.match.finished:
             return False
         if not self.human_turn:
-            self.say(_("Wait: {name} is playing.").format(name=self.session.seat.name), error=True)
+            self.say(_("Wait: {name} is playing.").format(name=self.session.match.seat.name), error=True)
             return False
         return True
 
@@ -104,12 +104,12 @@ class GameScreen(Screen[None]):
 
     def after_change(self, scored: bool) -> None:
         """After any step: save a finished turn, announce the end, start the bots."""
-        if scored or self.session.finished:
+        if scored or self.session.match.finished:
             self.app_save()
-        if self.session.finished:
+        if self.session.match.finished:
             self.game_over()
             return
-        if self.session.bot_to_move:
+        if self.session.match.bot_to_move:
             self.run_bots()
         self.refresh_view()
 
@@ -119,7 +119,7 @@ class GameScreen(Screen[None]):
 
     def game_over(self) -> None:
         """Show the final standings."""
-        out = self.session.state.outcome()
+        out = self.session.match.state.outcome()
         names = ", ".join(out.winners)
         if out.is_tie:
             text = _("Game over. Tie for first place: {names}").format(names=names)
@@ -136,17 +136,17 @@ class GameScreen(Screen[None]):
         """Play the bots' steps (:func:`pasch.app.play_bots`); an undo cancels this worker."""
         match = self.session.match
         await play_bots(match.bot_turn, self._bot_step, delay=self.app.bot_delay, rng=lambda: match.game.rng)
-        if self.session.finished:
+        if self.session.match.finished:
             self.game_over()
 
     async def _bot_step(self, turn: BotTurn, action: Action) -> bool:
         """Record a bot's step and show it; False when the game changed while the bot thought."""
-        if self.session.state is not turn.state:
+        if self.session.match.state is not turn.state:
             return False
-        name = self.session.seats[turn.seat].name
+        name = self.session.match.seats[turn.seat].name
         self.session.act(action)
-        self.message, self.message_error = self.describe_step(turn.state, self.session.state, name, action), False
-        if self.turn_done(action) or self.session.finished:
+        self.message, self.message_error = self.describe_step(turn.state, self.session.match.state, name, action), False
+        if self.turn_done(action) or self.session.match.finished:
             self.app_save()
         self.bot_moved(turn.state, action)
         self.refresh_view()
@@ -169,7 +169,7 @@ class GameScreen(Screen[None]):
 
     def action_help(self) -> None:
         """Show the keys."""
-        self.app.push_screen(HelpScreen(keeper=self.session.keeper, game=self.help_topic))
+        self.app.push_screen(HelpScreen(keeper=self.session.match.keeper, game=self.help_topic))
 
     help_topic = "sheet"
     """Which keys the help screen lists (``sheet`` or ``knaster``)."""
@@ -181,7 +181,7 @@ class GameScreen(Screen[None]):
             self.say(_("Undone."))
         else:
             self.say(_("Nothing to undo (a throw cannot be taken back once seen)."), error=True)
-        if self.session.bot_to_move:
+        if self.session.match.bot_to_move:
             self.run_bots()
 
     def action_quit_game(self) -> None:
@@ -192,7 +192,7 @@ class GameScreen(Screen[None]):
 
     def action_new_game(self) -> None:
         """After the end: back to the setup screen."""
-        if not self.session.finished:
+        if not self.session.match.finished:
             return
         self.app.show_setup()
 
@@ -266,12 +266,12 @@ class SheetGameScreen(GameScreen):
 
     def compose_dice(self) -> ComposeResult:
         """The dice (the score keeper puts an input here instead)."""
-        yield DiceBar(self.session.rules.dice, id="dice")
+        yield DiceBar(self.session.match.rules.dice, id="dice")
 
     def on_mount(self) -> None:
         """Title, then the shared start."""
         self.title = "pasch"
-        self.sub_title = self.session.rules.name
+        self.sub_title = self.session.match.rules.name
         super().on_mount()
 
     # -- queries --------------------------------------------------------------------------------
@@ -282,7 +282,7 @@ class SheetGameScreen(GameScreen):
         Raises:
             TypeError: the session's game is not a sheet game.
         """
-        st = self.session.state
+        st = self.session.match.state
         if not isinstance(st, GameState):
             raise TypeError(f"{type(st).__name__} is not a sheet game's state")
         return st
@@ -350,7 +350,7 @@ class SheetGameScreen(GameScreen):
 
     def turn_text(self) -> str:
         """Whose turn, the round, throws left, sharp and announcement."""
-        s = self.session
+        s = self.session.match
         st = self.state
         if st.is_terminal:
             return _("Game over")
@@ -388,7 +388,7 @@ class SheetGameScreen(GameScreen):
 
     def standings_text(self) -> str:
         """Final standings, best first."""
-        rows = self.session.state.outcome().standings()
+        rows = self.session.match.state.outcome().standings()
         return "\n".join(f"{rank}. {name}  {total}" for rank, name, total in rows)
 
     def draw_sheet(self, model: SheetModel) -> None:
@@ -494,7 +494,7 @@ class SheetGameScreen(GameScreen):
         self.query_one("#hint-progress", ProgressBar).update(total=total, progress=done)
 
     def _show_hints(self, state: State, hints: Hints) -> None:
-        if state is not self.session.state:
+        if state is not self.session.match.state:
             return
         self.hints = hints
         bar = self.query_one("#hint-progress", ProgressBar)
@@ -513,7 +513,7 @@ class SheetGameScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide keys that do not apply to this game."""
         if action == "announce":
-            return any(o is Order.ANNOUNCED for o in self.session.rules.columns)
+            return any(o is Order.ANNOUNCED for o in self.session.match.rules.columns)
         return True
 
     def action_throw(self) -> None:
@@ -534,9 +534,9 @@ class SheetGameScreen(GameScreen):
 
     def action_hold(self, position: int) -> None:
         """Hold or release a die."""
-        if not self._human_only() or position >= self.session.rules.dice:
+        if not self._human_only() or position >= self.session.match.rules.dice:
             return
-        if self.session.state.dice is None:
+        if self.session.match.state.dice is None:
             self.say(_("Throw first (space)."), error=True)
             return
         if not self.session.toggle_hold(position):
@@ -591,7 +591,7 @@ class SheetGameScreen(GameScreen):
                 self.selected = None
                 self.say(_("Announced: {box}").format(box=box_name(st.rules, box)))
             return
-        name = self.session.seat.name
+        name = self.session.match.seat.name
         if self.attempt(self.session.score, col, box):
             opt = self.model.options.get((col, box)) if self.model else None
             pts = opt.total if opt else 0

@@ -32,7 +32,7 @@ def _resolve_box(session: Session, word: str) -> str:
         InvalidActionError: no such box.
     """
     col, _sep, name = word.rpartition(":")
-    rules = session.rules
+    rules = session.match.rules
     key = name.lower().replace(" ", "_")
     ids = rules.category_ids
     names = {box_name(rules, cid).lower().replace(" ", "_"): cid for cid in ids}
@@ -70,17 +70,17 @@ def parse_keeper_line(session: Session, line: str, sharp: bool = False) -> list[
             raise InvalidActionError(_("{word!r}: give the dice and at most one box").format(word=w))
     out: list[Action] = []
     if digits:
-        if any(not 1 <= d <= session.rules.faces for d in digits):
-            bad = next(d for d in digits if not 1 <= d <= session.rules.faces)
+        if any(not 1 <= d <= session.match.rules.faces for d in digits):
+            bad = next(d for d in digits if not 1 <= d <= session.match.rules.faces)
             raise InvalidActionError(
-                _("{bad} is not a die: dice show 1 to {faces}").format(bad=bad, faces=session.rules.faces)
+                _("{bad} is not a die: dice show 1 to {faces}").format(bad=bad, faces=session.match.rules.faces)
             )
-        out.append(Enter(tuple(digits), sharp and session.rules.sharp))
-        if sharp and not session.rules.sharp:
-            raise IllegalActionError(_("{rules} has no sharp rule").format(rules=session.rules.name))
+        out.append(Enter(tuple(digits), sharp and session.match.rules.sharp))
+        if sharp and not session.match.rules.sharp:
+            raise IllegalActionError(_("{rules} has no sharp rule").format(rules=session.match.rules.name))
     if box is not None:
         col, _sep, cat = box.rpartition(":")
-        multi = session.rules.n_columns > 1
+        multi = session.match.rules.n_columns > 1
         if multi and not col:
             raise InvalidActionError(_("say which column, e.g. 2:{box}").format(box=cat))
         out.append(Score(cat, int(col) if col else None))
@@ -109,7 +109,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
     def compose_dice(self) -> ComposeResult:
         """The dice input (and the sharp question when the rules have it)."""
         yield Input(placeholder=_("final dice, e.g. 13356 — or 13356 full_house"), id="dice-input")
-        if self.session.rules.sharp:
+        if self.session.match.rules.sharp:
             yield Checkbox(_("all five dice from one throw (sharp)"), id="sharp")
         yield Static(id="dice-shown")
 
@@ -123,7 +123,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         st = self.state
         shown = self.query_one("#dice-shown", Static)
         if st.dice is None:
-            shown.update(_("Enter the dice of {name}'s turn.").format(name=self.session.seat.name))
+            shown.update(_("Enter the dice of {name}'s turn.").format(name=self.session.match.seat.name))
         else:
             sharp = "  " + _("(sharp)") if st.sharp else ""
             text = _("Dice: {dice}{sharp} — choose a box (↑ ↓, Enter)").format(
@@ -145,7 +145,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
                 self.say(_("Type the five dice first, e.g. 13356."), error=True)
             return
         sharp = False
-        if self.session.rules.sharp:
+        if self.session.match.rules.sharp:
             sharp = self.query_one("#sharp", Checkbox).value
         try:
             actions = parse_keeper_line(self.session, text, sharp)
@@ -158,7 +158,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         for a in actions:
             self.session.act(a)
         event.input.value = ""
-        if self.session.rules.sharp:
+        if self.session.match.rules.sharp:
             self.query_one("#sharp", Checkbox).value = False
         scored = any(isinstance(a, Score) for a in actions)
         self.message, self.message_error = "", False

@@ -131,7 +131,7 @@ class KnasterGameScreen(GameScreen):
     def on_mount(self) -> None:
         """Title, unfocusable buttons, undecorated dice, then the shared start."""
         self.title = "pasch"
-        self.sub_title = self.session.rules.name
+        self.sub_title = self.session.match.rules.name
         self.query_one("#sum-box", Container).border_title = _("sum")
         for button in self.query(Button):
             button.can_focus = False  # Enter belongs to the grid
@@ -157,7 +157,7 @@ class KnasterGameScreen(GameScreen):
         Raises:
             TypeError: the session's game is not Knaster.
         """
-        st = self.session.state
+        st = self.session.match.state
         if not isinstance(st, KnasterState):
             raise TypeError(f"{type(st).__name__} is not a Knaster state")
         return st
@@ -260,7 +260,7 @@ class KnasterGameScreen(GameScreen):
         st = self.state
         if st.is_terminal:
             return _("Game over")
-        seat = self.session.seat
+        seat = self.session.match.seat
         name = seat.name
         who = _("{name} (bot) to play").format(name=name) if seat.is_bot else _("{name} to play").format(name=name)
         if st.number is None:
@@ -395,7 +395,7 @@ class KnasterGameScreen(GameScreen):
     def _step(self, action: Action) -> None:
         """Play a human's step; a refused one shows the engine's reason and changes nothing."""
         before = self.state
-        name = self.session.seat.name
+        name = self.session.match.seat.name
         if not self.attempt(self.session.act, action):
             return
         self.message = self.describe_step(before, self.state, name, action)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pasch.app import Match, Seat, parse_seats
-from pasch.engine import Action, Enter, Game, GameLog, GameState, Keep, Roll, Score, State
+from pasch.engine import Action, Enter, GameLog, GameState, Keep, Roll, Score, State
 from pasch.errors import IllegalActionError, PaschError
 from pasch.rules import RuleSet
 
@@ -86,66 +86,6 @@ class Session:
         """
         return cls(Match.from_log(log, kinds, seed=seed, game_id=game_id))
 
-    # -- the match, as the screens read it -------------------------------------------------------
-    @property
-    def state(self) -> State:
-        """The current engine state."""
-        return self.match.state
-
-    @property
-    def rules(self) -> RuleSet:
-        """The rule set."""
-        return self.match.rules
-
-    @property
-    def seats(self) -> list[Seat]:
-        """Who plays each seat."""
-        return self.match.seats
-
-    @property
-    def seat(self) -> Seat:
-        """The seat to act."""
-        return self.match.seat
-
-    @property
-    def kinds(self) -> list[str]:
-        """Every seat's kind, in seat order."""
-        return self.match.kinds
-
-    @property
-    def keeper(self) -> bool:
-        """Whether this is a score-keeper game (real dice at the table)."""
-        return self.match.keeper
-
-    @property
-    def finished(self) -> bool:
-        """Whether the game is over."""
-        return self.match.finished
-
-    @property
-    def bot_to_move(self) -> bool:
-        """Whether a bot is to act now."""
-        return self.match.bot_to_move
-
-    @property
-    def can_undo(self) -> bool:
-        """Whether there is a step to take back."""
-        return self.match.can_undo
-
-    @property
-    def game_id(self) -> int | None:
-        """The id under which the game is saved, once saved."""
-        return self.match.game_id
-
-    @game_id.setter
-    def game_id(self, value: int | None) -> None:
-        self.match.game_id = value
-
-    @property
-    def game(self) -> Game:
-        """The engine's recorded game (state, log, dice source)."""
-        return self.match.game
-
     # -- the table ------------------------------------------------------------------------------
     @property
     def layout(self) -> DiceLayout:
@@ -155,8 +95,8 @@ class Session:
     @property
     def can_throw(self) -> bool:
         """Whether the player to act may throw now in a sheet game (first throw or a re-throw)."""
-        st = self.state
-        if self.finished or self.keeper or not isinstance(st, GameState):
+        st = self.match.state
+        if self.match.finished or self.match.keeper or not isinstance(st, GameState):
             return False
         if st.dice is None:
             return True
@@ -172,7 +112,7 @@ class Session:
 
         The change is a step that :meth:`undo` takes back.
         """
-        if not self.faces or not 0 <= position < len(self.faces) or not self.can_throw or self.state.dice is None:
+        if not self.faces or not 0 <= position < len(self.faces) or not self.can_throw or self.match.state.dice is None:
             return False
         self.match.checkpoint(memo=self.layout)
         holds = list(self.holds)
@@ -186,7 +126,7 @@ class Session:
         Raises:
             IllegalActionError: no throw is allowed now.
         """
-        if self.state.dice is None:
+        if self.match.state.dice is None:
             return self.act(Roll())
         return self.act(Keep(self.held_dice()))
 
@@ -197,9 +137,9 @@ class Session:
             IllegalActionError: the box cannot take the dice now (the message says why), or this is not a
                 sheet game.
         """
-        st = self.state
+        st = self.match.state
         if not isinstance(st, GameState):
-            raise IllegalActionError(f"{self.rules.name} has no score sheet")
+            raise IllegalActionError(f"{self.match.rules.name} has no score sheet")
         return self.act(st.score_action(column, index))
 
     def act(self, action: Action | str) -> State:
@@ -221,13 +161,13 @@ class Session:
                 self.faces, self.holds = before.faces, before.holds
                 raise
             self._lay_out(kept)
-            return self.state
+            return self.match.state
         self.match.act(act, memo=before)
         if isinstance(act, Score):
             self.faces, self.holds = (), ()
         elif isinstance(act, Enter):
             self._reset_faces()
-        return self.state
+        return self.match.state
 
     def undo(self) -> bool:
         """Take back the last undoable step (with the dice as they lay before it); False if there is none."""
@@ -242,7 +182,7 @@ class Session:
 
     # -- internals ----------------------------------------------------------------------------
     def _reset_faces(self) -> None:
-        dice = self.state.dice
+        dice = self.match.state.dice
         self.faces = tuple(dice) if dice else ()
         self.holds = tuple(False for _ in self.faces)
 
@@ -257,7 +197,7 @@ class Session:
 
     def _lay_out(self, kept: Sequence[int]) -> None:
         """Put the new dice where the re-thrown ones were; held dice keep their places."""
-        dice = list(self.state.dice or ())
+        dice = list(self.match.state.dice or ())
         if not self.faces or not kept:
             self.faces = tuple(dice)
             self.holds = tuple(False for _ in dice)
