@@ -49,12 +49,29 @@ def seq(page: Any) -> int:
     return int(page.get_attribute("body", "data-seq") or -1)
 
 
+def wait_until(check: Any, timeout: float = 10.0) -> None:
+    """Poll a condition read through locators. (``page.wait_for_function`` evaluates a string in the page,
+    which the server's Content-Security-Policy forbids, as it should: the tests run under the real policy.)"""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(0.05)
+
+
+def wait_seq(page: Any, before: int, timeout: float = 10.0) -> None:
+    """Wait until the page has applied an event after ``before``."""
+    wait_until(lambda: seq(page) > before, timeout)
+
+
 def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server) -> None:
     ada = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # phone width
     bob = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
     errors: list[str] = []
     for p in (ada, bob):
         p.on("pageerror", lambda e: errors.append(str(e)))
+        # The page must work under the server's strict Content-Security-Policy: any violation is an error.
+        p.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     ada.goto(server.http + "/")
     ada.wait_for_selector("#rules option", state="attached")
     ada.select_option("#rules", "kniffel")
@@ -111,13 +128,13 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
                 page.screenshot(path=str(OUT / "web-game-midway.png"), full_page=True)
                 shot_taken = True
             page.locator(".opt").first.click()
-        page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
+        wait_seq(page, before)
     assert ada.get_attribute("body", "data-terminal") == "1"
     assert hinted
     bob.wait_for_selector("body[data-terminal='1']", state="attached")
     ada.wait_for_selector("#over:not([hidden])")
     assert "Winner" in ada.inner_text("#status") or "Tie" in ada.inner_text("#status")
-    ada.wait_for_function("document.getElementById('seed').textContent.length === 64")
+    wait_until(lambda: len((ada.text_content("#seed") or "").strip()) == 64)
     OUT.mkdir(exist_ok=True)
     path = OUT / "web-game.png"
     ada.screenshot(path=str(path), full_page=True)
@@ -175,7 +192,7 @@ def test_knaster_by_clicking_cells(browser: Any, server: Server) -> None:
             cell = page.locator(".kcell.write").last
             name = cell.get_attribute("data-action").split()[-1]
             cell.click()
-            page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
+            wait_seq(page, before)
             number = page.locator(f".kfig >> nth=0 >> td[data-cell='{name}']").inner_text()
             assert number.strip().isdigit(), number  # the written number shows in Ada's grid
             writes += 1
@@ -183,7 +200,7 @@ def test_knaster_by_clicking_cells(browser: Any, server: Server) -> None:
             continue
         else:
             page.click("#pass")
-        page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
+        wait_seq(page, before)
         actions += 1
         if not shot and writes >= 8:
             OUT.mkdir(exist_ok=True)
@@ -214,7 +231,7 @@ def test_kniffel4_columns_and_announcement_by_clicking(browser: Any, server: Ser
         ann = page.locator("#announce button")
         if not announced and ann.count():
             ann.first.click()
-            page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
+            wait_seq(page, before)
             page.wait_for_selector("table.sheet td.announced")
             assert "announced" in page.inner_text("#status")
             OUT.mkdir(exist_ok=True)
@@ -226,7 +243,7 @@ def test_kniffel4_columns_and_announcement_by_clicking(browser: Any, server: Ser
             page.click("#throw")
         else:
             page.locator("table.sheet .opt").first.click()
-        page.wait_for_function(f"Number(document.body.dataset.seq) > {before}", timeout=10_000)
+        wait_seq(page, before)
         actions += 1
     assert announced and actions >= 20
     # Scores were entered in several columns' cells of Ada's sheet and the bot's.
@@ -258,7 +275,7 @@ def test_knaster_score_keeper_enters_the_tables_dice(browser: Any, server: Serve
     page.wait_for_selector(".kcell.write")
     assert "7" in page.inner_text("#throws-left")
     page.locator(".kcell.write[data-action='write 7 at c3']").click()
-    page.wait_for_function("document.querySelector(\".kfig td[data-cell='c3']\").textContent.trim() === '7'")
+    wait_until(lambda: (page.text_content(".kfig td[data-cell='c3']") or "").strip() == "7")
     OUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUT / "web-knaster-keeper.png"), full_page=True)
     assert not errors, errors
