@@ -36,7 +36,7 @@ from pasch.engine import (
     Throw,
     Write,
 )
-from pasch.errors import IllegalActionError, LogError, PaschError
+from pasch.errors import IllegalActionError
 from pasch.rules import RuleSet, get
 
 __all__ = ["BotTurn", "Match", "Pending", "UndoStep"]
@@ -178,21 +178,7 @@ class Match:
         kinds_l = [str(k) for k in raw][: len(names)]
         kinds_l += ["human"] * (len(names) - len(kinds_l))
         source = None if log.keeper else (dice if dice is not None else SeededDice(seed))
-        if sync_dice and source is not None:
-            game = Game(log.rules, log.players, dice=source, keeper=log.keeper, meta=log.meta)
-            state = game.state
-            for n, text in enumerate(log.actions, start=1):
-                try:
-                    action = Action.parse(text)
-                    if isinstance(action, Throw):
-                        source.throw(state.pending, state.rules.faces)  # in step with the logged throws
-                    state = state.apply(action)
-                except PaschError as exc:
-                    raise LogError(f"action {n} ({text!r}): {exc}") from None
-            game.state = state
-            game.actions = list(log.actions)
-        else:
-            game = Game.from_log(log, dice=source)
+        game = Game.from_log(log, dice=source, sync_dice=sync_dice)
         seats = [Seat(n, k) for n, k in zip(names, kinds_l, strict=True)]
         return cls(game, seats, undo=undo, game_id=game_id)
 

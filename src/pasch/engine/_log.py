@@ -11,7 +11,7 @@ A log is a JSON document::
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -153,12 +153,19 @@ class GameLog:
         return cls.from_json(text)
 
 
-def replay(log: GameLog | Mapping[str, Any] | str, upto: int | None = None) -> State:
+def replay(
+    log: GameLog | Mapping[str, Any] | str,
+    upto: int | None = None,
+    *,
+    before_throw: Callable[[State], object] | None = None,
+) -> State:
     """Rebuild a game's state from its log.
 
     Args:
         log: a :class:`GameLog`, its dict form or its JSON text.
         upto: apply only the first ``upto`` actions.
+        before_throw: called with each chance node before its logged throw is applied (a dice source that
+            made the throws draws along, so that it continues where the game stands).
 
     Returns:
         The state after the actions.
@@ -175,6 +182,8 @@ def replay(log: GameLog | Mapping[str, Any] | str, upto: int | None = None) -> S
     except PaschError as exc:
         raise LogError(f"cannot start the logged game: {exc}") from None
     for n, text in enumerate(log.actions[:upto], start=1):
+        if before_throw is not None and state.is_chance_node:
+            before_throw(state)
         try:
             state = state.apply(text)
         except PaschError as exc:
@@ -224,14 +233,32 @@ class Game:
         return self.dice.rng if isinstance(self.dice, SeededDice) else None
 
     @classmethod
-    def from_log(cls, log: GameLog, rng: np.random.Generator | None = None, *, dice: DiceSource | None = None) -> Game:
+    def from_log(
+        cls,
+        log: GameLog,
+        rng: np.random.Generator | None = None,
+        *,
+        dice: DiceSource | None = None,
+        sync_dice: bool = False,
+    ) -> Game:
         """Resume a logged game (the dice source, if any, throws from here on).
+
+        Args:
+            log: the game's log.
+            rng: shorthand for ``dice=SeededDice(rng=rng)``.
+            dice: the dice source to throw with from here on.
+            sync_dice: draw one throw from the source per throw in the log, so that a stream that made the
+                logged throws (the server's) continues where the game stands.
 
         Raises:
             LogError: the log cannot be replayed.
         """
         game = cls(log.rules, log.players, dice=dice, rng=rng, keeper=log.keeper, meta=log.meta)
-        game.state = replay(log)
+        source = game.dice
+        if sync_dice and source is not None:
+            game.state = replay(log, before_throw=lambda st: source.throw(st.pending, st.rules.faces))
+        else:
+            game.state = replay(log)
         game.actions = list(log.actions)
         return game
 
