@@ -12,10 +12,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from pasch.dice import DiceTuple
-from pasch.dice import throw as throw_dice
+from pasch.dice import DiceTuple, SeededDice
 from pasch.engine import Action, GameLog, Throw, new_game
 from pasch.errors import PaschError
 
@@ -36,37 +33,38 @@ def commitment_of(seed: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
 
 
-class DiceStream:
-    """The sequence of throws a seed gives; ``throw(n, faces)`` draws the next throw of ``n`` dice.
-
-    A :class:`pasch.dice.RewindableDice`: a room's :class:`pasch.app.Match` throws from it.
+class DiceStream(SeededDice):
+    """The sequence of throws a room's seed gives: a seeded dice source (:class:`pasch.dice.SeededDice`)
+    whose generator is ``numpy.random.default_rng(int(seed, 16))``, so anyone with the seed recomputes every
+    throw; ``count`` is the number of throws drawn. A room's :class:`pasch.app.Match` throws from it, and the
+    server rewinds it when a throw's event was not written, so the stream stays in step with the log.
     """
 
+    __slots__ = ("count",)
+
     def __init__(self, seed: str) -> None:
-        self._rng = np.random.default_rng(int(seed, 16))
+        super().__init__(int(seed, 16))
         self.count = 0
 
     def throw(self, n: int, faces: int) -> DiceTuple:
         """The next throw: ``n`` dice with ``faces`` faces, sorted."""
         self.count += 1
-        return throw_dice(self._rng, n, faces)
-
-    next = throw  # the name used before the dice-source protocol
+        return super().throw(n, faces)
 
     def mark(self) -> object:
         """The stream's position, for :meth:`rewind`."""
-        return self._rng.bit_generator.state, self.count
+        return super().mark(), self.count
 
     def rewind(self, mark: object) -> None:
-        """Go back to a position from :meth:`mark`: the server rewinds when a throw's event was not written,
-        so the stream stays in step with the log.
+        """Go back to a position from :meth:`mark`.
 
         Raises:
             TypeError: not a position from :meth:`mark`.
         """
         if not (isinstance(mark, tuple) and len(mark) == 2):
             raise TypeError("not a position of this dice stream")
-        self._rng.bit_generator.state, self.count = mark
+        super().rewind(mark[0])
+        self.count = mark[1]
 
 
 @dataclass(slots=True)
