@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-from pasch.rules import Category, RuleSet, Scorer, ScorerKind
+import dataclasses
 
-K = ScorerKind
+from pasch.rules import Order, RuleSet
+from solver.test_solver_reference import small
 
 
 def tiny(name: str = "app-tiny", *, bonus: int = 0, columns: int = 1) -> RuleSet:
-    """Three four-faced dice, two throws, boxes ``ones twos yahtzee chance``."""
-    from pasch.rules import Order
-
-    cats = (
-        Category("ones", Scorer(K.FACE, face=1)),
-        Category("twos", Scorer(K.FACE, face=2)),
-        Category("yahtzee", Scorer(K.ALL_ALIKE, points=50)),
-        Category("chance", Scorer(K.CHANCE)),
-    )
-    return RuleSet(
-        id=name,
-        name=name,
-        description="test",
-        categories=cats,
-        bonus_threshold=5 if bonus else None,
-        bonus=bonus,
-        columns=(Order.FREE,) * columns,
-        dice=3,
-        faces=4,
-        throws=2,
-    )
+    """The solver tests' small rule set (three four-faced dice, two throws, boxes ``ones twos yahtzee chance``)
+    with ``columns`` free columns."""
+    return dataclasses.replace(small(name, bonus=bonus), columns=(Order.FREE,) * columns)
