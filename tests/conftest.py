@@ -25,6 +25,7 @@ from filelock import FileLock
 import pasch.solver._slack
 from pasch.rules import RuleSet, get
 from pasch.solver import SlackTable, Solver, cache_dir, table_path
+from web._support import Postgres, find_pg_bin
 
 LOCK_SECONDS = 600.0
 """How long a worker waits for another one to build a table before it fails (the largest takes seconds)."""
@@ -78,3 +79,16 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         mp.setattr(Solver, "load", _locked_solver_load(Solver.load.__func__))
         mp.setattr(pasch.solver._slack, "slack_table", _locked_slack_table(pasch.solver._slack.slack_table))
         yield path
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[Postgres]:
+    """A throw-away PostgreSQL server (initdb + pg_ctl) for a module's tests; skipped where none is installed."""
+    bindir = find_pg_bin()
+    if bindir is None:
+        pytest.skip("PostgreSQL binaries (initdb, pg_ctl) are not installed; run ci/setup-system.sh")
+    pg = Postgres(bindir).start()
+    try:
+        yield pg
+    finally:
+        pg.stop()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,24 +10,12 @@ from sqlalchemy import inspect, text
 
 from pasch.engine import Game
 from pasch.storage import HEAD, Repository, current_revision, downgrade, make_engine, migrate
-from web._support import Postgres, find_pg_bin
+from web._support import Postgres
 
 from ._legacy import TERMINAL, WEB, copy_into, rows
 from .test_migrations import OLD_TABLES, _schema_diff, _snapshot, check_terminal, check_web
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
-    bindir = find_pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL binaries (initdb, pg_ctl) are not installed; run ci/setup-system.sh")
-    pg = Postgres(bindir).start()
-    try:
-        yield pg
-    finally:
-        pg.stop()
 
 
 def _fresh_database(pg: Postgres, name: str) -> str:

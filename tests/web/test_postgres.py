@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from ._support import Client, Postgres, Server, find_pg_bin, play
+from ._support import Client, Postgres, Server, play
 from .test_play import two_players
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
-    bindir = find_pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL binaries (initdb, pg_ctl) are not installed; run ci/setup-system.sh")
-    pg = Postgres(bindir).start()
-    try:
-        yield pg
-    finally:
-        pg.stop()
 
 
 def test_full_game_restart_and_kill_on_postgresql(postgres: Postgres, tmp_path: Path, servers: list[Server]) -> None:
