@@ -6,12 +6,12 @@ import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from pasch.dice import multiset_probability
 from pasch.engine._actions import Action, Throw
 from pasch.engine._outcome import Outcome
-from pasch.errors import IllegalActionError, InvalidActionError
+from pasch.errors import IllegalActionError, InvalidActionError, PositionError
 from pasch.rules import RuleSet
 
 __all__ = ["StateBase", "check_players", "throw_outcomes"]
@@ -49,6 +49,9 @@ class StateBase:
 
     __slots__ = ()
 
+    _game_word: ClassVar[str] = "game"
+    """The kind of game, as :meth:`from_text` names it when the text holds another kind."""
+
     if TYPE_CHECKING:
 
         @property
@@ -69,6 +72,8 @@ class StateBase:
         def total(self, player: int) -> int: ...
 
         def apply(self, action: Action | str, player: int | None = None) -> StateBase: ...
+
+        def to_text(self) -> str: ...
 
     @property
     def is_chance_node(self) -> bool:
@@ -106,6 +111,23 @@ class StateBase:
         except (IllegalActionError, InvalidActionError):
             return False
         return True
+
+    @classmethod
+    def from_text(cls, text: str) -> Self:
+        """Read the position text of this kind of game (:func:`pasch.engine.from_text` reads either kind).
+
+        Raises:
+            PositionError: malformed text, or the position of the other kind of game.
+        """
+        from pasch.engine._position import from_text
+
+        state = from_text(text)
+        if not isinstance(state, cls):
+            raise PositionError(f"{state.rules.id} is not a {cls._game_word} game; read it with pasch.engine.from_text")
+        return state
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({self.to_text()!r})"
 
     def _name(self, player: int) -> str:
         return self.players[player] if 0 <= player < len(self.players) else f"seat {player}"

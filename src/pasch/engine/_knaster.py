@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pasch.engine._actions import Action, Circle, Pass, Roll, Throw, Write
 from pasch.engine._common import StateBase, check_players, throw_outcomes
@@ -57,7 +58,7 @@ from pasch.engine._knaster_grid import (
     cell_index,
     check_combinations,
 )
-from pasch.errors import IllegalActionError, InvalidActionError, PositionError
+from pasch.errors import IllegalActionError, InvalidActionError
 from pasch.rules import GameKind, KnasterRules, RuleSet
 
 __all__ = ["KnasterState", "LineDuty"]
@@ -102,7 +103,7 @@ class LineDuty:
         return f"{self.owed} more {cells} in {self.name} ({self.combination.replace('_', ' ')})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class KnasterState(StateBase):
     """The immutable state of a Knaster game. ``apply`` returns a new state; nothing mutates.
 
@@ -123,6 +124,8 @@ class KnasterState(StateBase):
         over: the game has ended.
         keeper: score-keeper mode (the table supplies the dice with ``throw``).
     """
+
+    _game_word: ClassVar[str] = "Knaster"
 
     rules: RuleSet
     players: tuple[str, ...]
@@ -231,27 +234,10 @@ class KnasterState(StateBase):
 
         return knaster_text(self)
 
-    @classmethod
-    def from_text(cls, text: str) -> KnasterState:
-        """Read a Knaster game's position text.
-
-        Raises:
-            PositionError: malformed text, or the position of a sheet game.
-        """
-        from pasch.engine._position import from_text
-
-        state = from_text(text)
-        if not isinstance(state, KnasterState):
-            raise PositionError(f"{state.rules.id} is not a Knaster game; read it with pasch.engine.from_text")
-        return state
-
     def __str__(self) -> str:
         from pasch.engine._draw import draw_knaster
 
         return draw_knaster(self)
-
-    def __repr__(self) -> str:
-        return f"KnasterState.from_text({self.to_text()!r})"
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, action: Action | str, player: int | None = None) -> KnasterState:

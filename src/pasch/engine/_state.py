@@ -11,11 +11,12 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
+from typing import ClassVar
 
 from pasch.dice import counts_of
 from pasch.engine._actions import Action, Announce, Enter, Keep, Roll, Score, Throw
 from pasch.engine._common import StateBase, check_players, throw_outcomes
-from pasch.errors import IllegalActionError, InvalidActionError, PositionError
+from pasch.errors import IllegalActionError, InvalidActionError
 from pasch.rules import (
     BoxOption,
     ColumnTotals,
@@ -119,7 +120,7 @@ def _is_sub_multiset(part: Sequence[int], whole: Sequence[int]) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class GameState(StateBase):
     """The immutable state of a sheet game. ``apply`` returns a new state; nothing mutates.
 
@@ -136,6 +137,8 @@ class GameState(StateBase):
         announced: the box index announced in the announced column this turn, if any.
         keeper: score-keeper mode: the table supplies the final dice with ``enter``.
     """
+
+    _game_word: ClassVar[str] = "sheet"
 
     rules: RuleSet
     players: tuple[str, ...]
@@ -320,27 +323,10 @@ class GameState(StateBase):
 
         return game_text(self)
 
-    @classmethod
-    def from_text(cls, text: str) -> GameState:
-        """Read a sheet game's position text.
-
-        Raises:
-            PositionError: malformed text, or the position of a Knaster game.
-        """
-        from pasch.engine._position import from_text
-
-        state = from_text(text)
-        if not isinstance(state, GameState):
-            raise PositionError(f"{state.rules.id} is not a sheet game; read it with pasch.engine.from_text")
-        return state
-
     def __str__(self) -> str:
         from pasch.engine._draw import draw_game
 
         return draw_game(self)
-
-    def __repr__(self) -> str:
-        return f"GameState.from_text({self.to_text()!r})"
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, action: Action | str, player: int | None = None) -> GameState:
