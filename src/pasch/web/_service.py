@@ -23,7 +23,7 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
 
 from pasch import __version__
-from pasch.app import BotTurn, Match, Pending, check_bot, make_bot, play_bots, seat_kind
+from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind
 from pasch.app import Seat as AppSeat
 from pasch.engine import Action, GameLog, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
@@ -692,24 +692,11 @@ class Service:
     def schedule_bots(self, room: Room) -> None:
         """Start the room's bot task if a bot is to act and none is running."""
         room = self.rooms.get(room.code, room)  # the cached object, should the room have been reloaded
-        if room.finished or room.state.is_chance_node:
-            return
-        if not room.seats[room.state.current_player].is_bot:
+        if not room.match.bot_to_move:
             return
         if room.bot_task is not None and not room.bot_task.done():
             return
         room.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(room.code))
-
-    def _bot_turn(self, code: str) -> BotTurn | None:
-        """The bot to move in a room now, or None (a person or the dice to act, or the game over)."""
-        room = self.room(code)
-        state = room.state
-        if room.finished or state.is_chance_node:
-            return None
-        seat = room.seats[state.current_player]
-        if not seat.is_bot:
-            return None
-        return BotTurn(state, state.current_player, make_bot(seat.kind))
 
     async def _bot_loop(self, code: str) -> None:
         async def apply(turn: BotTurn, action: Action) -> bool:
@@ -720,7 +707,8 @@ class Service:
                 return False  # a conflict: the room was reloaded; look again
             return True
 
-        await play_bots(lambda: self._bot_turn(code), apply, delay=self.bot_delay)
+        # The room is looked up afresh each time: a conflict may have reloaded it meanwhile.
+        await play_bots(lambda: self.room(code).match.bot_turn(), apply, delay=self.bot_delay)
 
     # -- broadcasting ----------------------------------------------------------------------------
     async def _emit(self, room: Room, message: dict[str, Any]) -> None:
