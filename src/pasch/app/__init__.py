@@ -6,7 +6,9 @@ Each concern lives here once, and the interfaces only render and route:
 - :class:`Match`: a game in progress (state, log, dice source, seats, undo policy);
 - :func:`advise`: the advice for the player to act, for every game kind;
 - :func:`sheet_layout`: the score sheet's view model (rows, sums, bonus progress, totals);
-- :func:`play_bots`: the bot-turn loop (async, with a delay for people to follow).
+- :func:`play_bots`: the bot-turn loop (async, with a delay for people to follow);
+- :func:`review`: a game's decisions against the exact solver (points lost, luck);
+- :func:`game_summary`: the end of a game (sections, ranking, comparison with earlier games).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pasch.app._layout import (
     sheet_layout,
 )
 from pasch.app._match import BotTurn, Match, Pending, UndoStep
+from pasch.app._review import Decision, Review, review, reviewable
 from pasch.app._seats import (
     BOT_KINDS,
     HUMAN,
@@ -35,6 +38,7 @@ from pasch.app._seats import (
     parse_seats,
     seat_kind,
 )
+from pasch.app._summary import GameSummary, PlayerSummary, game_summary
 
 __all__ = [
     "BOT_KINDS",
@@ -46,10 +50,14 @@ __all__ = [
     "BotKind",
     "BotTurn",
     "ColumnLayout",
+    "Decision",
+    "GameSummary",
     "LayoutCache",
     "LayoutRow",
     "Match",
     "Pending",
+    "PlayerSummary",
+    "Review",
     "RowKind",
     "Seat",
     "SheetLayout",
@@ -57,9 +65,12 @@ __all__ = [
     "advise",
     "bot_kinds_for",
     "check_bot",
+    "game_summary",
     "make_bot",
     "parse_seats",
     "play_bots",
+    "review",
+    "reviewable",
     "seat_kind",
     "sheet_layout",
 ]

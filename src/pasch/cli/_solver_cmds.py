@@ -299,49 +299,37 @@ def review_cmd(
 ) -> None:
     """Each decision of a game: what was played, the best option and the expected points lost."""
     with guard():
-        from pasch.engine import Action, GameLog, GameState, new_game
+        from pasch.app import review
+        from pasch.engine import GameLog
 
         log = GameLog.load(log_path)
-        state = new_game(log.rules, log.players, keeper=log.keeper)
-        rules = _rules(state.rules.id)
-        solver = _solver(rules)
-        rows: list[dict[str, Any]] = []
-        lost = [0.0] * len(log.players)
-        for text in log.actions:
-            action = Action.parse(text)
-            if (
-                isinstance(state, GameState)
-                and not state.is_chance_node
-                and state.dice is not None
-                and not state.is_terminal
-            ):
-                player = state.current_player
-                column = state.sheets[player].columns[0]
-                options = solver.options(column.scores, state.dice, state.throws_left, state.sharp)
-                best = options[0]
-                played = next((o for o in options if o.action_text == str(action)), None)
-                loss = 0.0 if played is None else max(0.0, best.value - played.value)
-                lost[player] += loss
-                rows.append(
-                    {
-                        "player": log.players[player],
-                        "dice": list(state.dice),
-                        "rolls_left": state.throws_left,
-                        "played": str(action),
-                        "best": best.action_text,
-                        "loss": round(loss, 6),
-                    }
-                )
-            state = state.apply(action)
-        totals = {name: state.total(p) for p, name in enumerate(log.players)}
-        summary = {
+        rules = _rules(log.rules)
+        _first_use_notice(rules, ("options",))
+        got = review(log)
+        rows = [
+            {
+                "player": log.players[d.player],
+                "dice": list(d.dice),
+                "rolls_left": d.throws_left,
+                "played": d.played,
+                "best": d.best,
+                "loss": round(d.loss, 6),
+            }
+            for d in got.decisions
+        ]
+        lost = got.lost
+        totals = {name: got.totals[p] for p, name in enumerate(log.players)}
+        summary: dict[str, Any] = {
             "rules": rules.id,
-            "finished": bool(state.is_terminal),
+            "finished": got.finished,
             "decisions": rows,
             "lost": {name: round(lost[p], 6) for p, name in enumerate(log.players)},
             "totals": totals,
-            "expected_start": round(solver.expected_start, 6),
+            "expected_start": round(got.expected_start, 6),
         }
+        if got.finished:
+            summary["luck"] = {name: round(got.luck(p) or 0.0, 6) for p, name in enumerate(log.players)}
+        solver_start = got.expected_start
         if as_json:
             print_json(summary)
             return
@@ -360,6 +348,7 @@ def review_cmd(
         for p, name in enumerate(log.players):
             out.print(
                 f"{name}: final {totals[name]}, expected points lost {lost[p]:.3f} "
-                f"(optimal play from the start expects {solver.expected_start:.2f})",
+                f"(optimal play from the start expects {solver_start:.2f})"
+                + ("" if got.luck(p) is None else f", luck {got.luck(p):+.2f}"),
                 highlight=False,
             )

@@ -433,8 +433,13 @@ class Repository:
         got = self.games(limit=1, status=UNFINISHED, mode=mode, source=TERMINAL)
         return got[0] if got else None
 
-    def player_stats(self) -> list[PlayerStats]:
-        """Games, wins, best and average total per rule set and player (finished games of both sources)."""
+    def player_stats(self, *, rules: str | None = None, exclude: int | None = None) -> list[PlayerStats]:
+        """Games, wins, best and average total per rule set and player (finished games of both sources).
+
+        Args:
+            rules: only this rule set's games (its id).
+            exclude: leave out this game (a game just saved, to compare it with the games before it).
+        """
         q = (
             select(
                 GameRow.rules,
@@ -449,6 +454,10 @@ class Repository:
             .group_by(GameRow.rules, ResultRow.name)
             .order_by(GameRow.rules, func.avg(ResultRow.total).desc(), ResultRow.name)
         )
+        if rules is not None:
+            q = q.where(GameRow.rules == rules)
+        if exclude is not None:
+            q = q.where(GameRow.id != exclude)
         with Session(self.engine) as session:
             return [
                 PlayerStats(rules, name, int(n), int(w or 0), int(best), float(avg))

@@ -1,0 +1,192 @@
+"""The review of a game, decision by decision: what was played, what was best, and what it cost.
+
+One review for every interface: ``pasch review`` prints it, the terminal app and the web page show it at the
+end of a game. It needs the exact solver, so it covers single-column sheet games (Kniffel, Yahtzee, Yatzy,
+Yacht and their modifiers); :func:`reviewable` says whether a rule set has one.
+
+For each decision of each player (a keep after a throw, or the box to score) the review lists the solver's
+value of the option played and of the best option: the expected final score of the sheet, playing optimally
+afterwards. The difference is the expected points lost. Over a finished game, a player's final total splits
+exactly into three parts::
+
+    total = expected_start - lost + luck
+
+``expected_start`` is what optimal play expects from the empty sheet, ``lost`` the sum of the expected
+points lost by the player's decisions, and ``luck`` what the dice gave beyond expectation (positive when
+the dice were kind).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pasch.engine import Action, GameLog, GameState, new_game
+from pasch.errors import LogError
+from pasch.rules import GameKind, RuleSet, get
+
+__all__ = ["Decision", "Review", "review", "reviewable"]
+
+_TIE = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of a game.
+
+    Attributes:
+        index: the decision's action's position in the log (0-based).
+        player: the seat that decided.
+        turn: the player's turn (0-based, counted over the whole game).
+        dice: the dice on the table.
+        throws_left: throws left when deciding (0: the dice must be scored).
+        played: the action played (its text).
+        best: the best action (its text).
+        value_played: expected final score of the sheet after the action played, optimal play afterwards.
+        value_best: the same for the best action.
+        loss: expected points lost (``value_best - value_played``, never negative).
+    """
+
+    index: int
+    player: int
+    turn: int
+    dice: tuple[int, ...]
+    throws_left: int
+    played: str
+    best: str
+    value_played: float
+    value_best: float
+    loss: float
+
+    @property
+    def is_best(self) -> bool:
+        """Whether the action played was (one of) the best."""
+        return self.loss < _TIE
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A game's review.
+
+    Attributes:
+        rules: the rule set.
+        players: the player names, in seat order.
+        finished: whether the game was played to its end.
+        decisions: every decision, in order.
+        lost: each player's expected points lost, in seat order.
+        totals: each player's total at the end of the log, in seat order.
+        expected_start: the expected final score of optimal play from the empty sheet.
+    """
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    finished: bool
+    decisions: tuple[Decision, ...]
+    lost: tuple[float, ...]
+    totals: tuple[int, ...]
+    expected_start: float
+
+    def luck(self, player: int) -> float | None:
+        """What the dice gave the player beyond expectation (``total - expected_start + lost``).
+
+        None for an unfinished game (the split holds only for a complete sheet).
+        """
+        if not self.finished:
+            return None
+        return self.totals[player] - self.expected_start + self.lost[player]
+
+    def of(self, player: int) -> tuple[Decision, ...]:
+        """The player's decisions."""
+        return tuple(d for d in self.decisions if d.player == player)
+
+    def mistakes(self, player: int | None = None, n: int = 5) -> tuple[Decision, ...]:
+        """The costliest decisions (of one player, or of everyone), costliest first; at most ``n``."""
+        found = [d for d in self.decisions if not d.is_best and (player is None or d.player == player)]
+        found.sort(key=lambda d: (-d.loss, d.index))
+        return tuple(found[:n])
+
+    def accuracy(self, player: int) -> float | None:
+        """The share of the player's decisions that were best (None if the player made none)."""
+        mine = self.of(player)
+        if not mine:
+            return None
+        return sum(1 for d in mine if d.is_best) / len(mine)
+
+
+def reviewable(rules: RuleSet | str) -> bool:
+    """Whether games of a rule set can be reviewed (single-column sheet games: the solver's domain)."""
+    rs = get(rules) if isinstance(rules, str) else rules
+    return rs.kind is GameKind.SHEET and rs.n_columns == 1
+
+
+def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None) -> Review:
+    """Review a game's log decision by decision with the exact solver.
+
+    The solver's table is loaded (or built once and cached); call this off a user interface's event loop.
+
+    Args:
+        log: the game's log (finished or not).
+        progress: called as ``progress(done, total)`` while a solver table is built.
+
+    Raises:
+        RuleSetError: the log's rules have no exact solver (several columns, Knaster).
+        LogError: the log does not replay.
+    """
+    from pasch.errors import IllegalActionError, InvalidActionError, RuleSetError
+    from pasch.solver import shared_solver
+
+    rules = get(log.rules)
+    if not reviewable(rules):
+        raise RuleSetError(f"{rules.id}: a review needs the exact solver, which handles single-column sheet games only")
+    solver = shared_solver(rules, progress)
+    state = new_game(rules, log.players, keeper=log.keeper)
+    if not isinstance(state, GameState):  # pragma: no cover - reviewable() admits sheet games only
+        raise RuleSetError(f"{rules.id}: not a sheet game")
+    decisions: list[Decision] = []
+    lost = [0.0] * len(log.players)
+    for index, text in enumerate(log.actions):
+        try:
+            action = Action.parse(text)
+        except InvalidActionError as exc:
+            raise LogError(f"action {index + 1} ({text!r}): {exc}") from None
+        if not state.is_terminal and not state.is_chance_node and state.dice is not None:
+            player = state.current_player
+            scores = list(state.sheets[player].columns[0].scores)
+            base = state.column_totals(player, 0).total
+            options = solver.options(scores, list(state.dice), int(state.throws_left), sharp=bool(state.sharp))
+            if options:
+                best = options[0]
+                played = next((o for o in options if o.action_text == str(action)), None)
+                value_best = base + float(best.value)
+                value_played = value_best if played is None else base + float(played.value)
+                loss = max(0.0, value_best - value_played)
+                lost[player] += loss
+                decisions.append(
+                    Decision(
+                        index=index,
+                        player=player,
+                        turn=state.turn,
+                        dice=tuple(state.dice),
+                        throws_left=int(state.throws_left),
+                        played=str(action),
+                        best=best.action_text,
+                        value_played=value_played,
+                        value_best=value_best,
+                        loss=loss,
+                    )
+                )
+        try:
+            nxt = state.apply(action)
+        except IllegalActionError as exc:
+            raise LogError(f"action {index + 1} ({text!r}) is illegal: {exc}") from None
+        assert isinstance(nxt, GameState)
+        state = nxt
+    return Review(
+        rules=rules,
+        players=tuple(log.players),
+        finished=state.is_terminal,
+        decisions=tuple(decisions),
+        lost=tuple(lost),
+        totals=tuple(state.total(p) for p in range(len(log.players))),
+        expected_start=float(solver.expected_start),
+    )
