@@ -306,7 +306,7 @@ def review_cmd(
         rules = _rules(log.rules)
         _first_use_notice(rules, ("options",))
         got = review(log)
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "player": log.players[d.player],
                 "dice": list(d.dice),
