@@ -26,9 +26,12 @@ from pydantic import AfterValidator, BaseModel, Field
 from starlette.requests import Request
 
 from pasch import __version__
+from pasch.errors import PaschError
 from pasch.rules import BASES
 from pasch.rules import get as get_rules
+from pasch.storage import Repository
 from pasch.web._db import default_url, import_legacy_web, make_engine, migrate
+from pasch.web._end import end_report, move_list
 from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, MAX_NAME, ActError, ActResult, Room, Service
 from pasch.web._view import rules_info, state_view
 
@@ -109,6 +112,7 @@ class CreateRoom(BaseModel):
     )
     hints: bool = Field(False, description="allow the hint panel")
     keeper: bool = Field(False, description="score-keeper room: the table enters real dice")
+    private: bool = Field(False, description="keep the room out of the lobby (joined by its link only)")
 
 
 class CreatedRoom(BaseModel):
@@ -124,7 +128,10 @@ class CreatedRoom(BaseModel):
 class JoinRoom(BaseModel):
     """A request for a free seat."""
 
-    seat: int | None = Field(None, ge=0, le=7, description="a particular seat (default: the first free one)")
+    seat: int | None = Field(None, ge=0, le=99, description="a particular seat (default: the first free one)")
+    name: Text | None = Field(
+        None, max_length=MAX_NAME, description="the joiner's name for the seat (default: the seat's name)"
+    )
 
 
 class JoinedRoom(BaseModel):
@@ -143,10 +150,12 @@ class RematchRequest(BaseModel):
 
 
 class Rematch(BaseModel):
-    """The rematch room."""
+    """The rematch room, and the asker's seat there with the token that plays it."""
 
     code: str
     link: str
+    seat: int | None = None
+    token: str | None = None
 
 
 class LobbyEntry(BaseModel):
@@ -155,6 +164,9 @@ class LobbyEntry(BaseModel):
     code: str
     rules: str
     keeper: bool
+    players: list[str] = Field(default_factory=list, description="names on the taken seats (bots included)")
+    free: int = Field(0, description="free human seats")
+    age: int = Field(0, description="seconds since the room was created")
 
 
 class RuleSetInfo(BaseModel):
@@ -261,6 +273,8 @@ def create_app(
     shared = db_url is None
     conns: dict[str, set[Conn]] = {}
     holder: dict[str, Service] = {}
+    summaries: dict[str, dict[str, Any]] = {}
+    repos: dict[str, Repository] = {}
 
     def service() -> Service:
         return holder["service"]
@@ -383,7 +397,11 @@ def create_app(
         """Create a room; the first human seat is the creator's (its token is in the answer)."""
         try:
             room, tokens = await service().create_room(
-                body.rules, [(s.name, s.kind) for s in body.seats], hints=body.hints, keeper=body.keeper
+                body.rules,
+                [(s.name, s.kind) for s in body.seats],
+                hints=body.hints,
+                keeper=body.keeper,
+                private=body.private,
             )
         except ActError as exc:
             raise http_error(exc) from None
@@ -416,7 +434,7 @@ def create_app(
         """Take a free human seat; the answer holds its secret token."""
         svc = service()
         try:
-            seat, token = await svc.claim_seat(code, body.seat if body else None)
+            seat, token = await svc.claim_seat(code, body.seat if body else None, body.name if body else None)
             room = await svc.get_room(code)
         except ActError as exc:
             raise http_error(exc) from None
@@ -425,12 +443,13 @@ def create_app(
 
     @app.post("/api/rooms/{code}/rematch", tags=["rooms"], response_model=Rematch)
     async def rematch(code: str, body: RematchRequest) -> Rematch:
-        """After the game: a new room with the same rules and seats; every seat keeps its token."""
+        """After the game: a new room with the same rules and seats (idempotent: every player's page asks with
+        its own token and gets the same room); the answer holds the asker's seat and its token there."""
         try:
-            new = await service().rematch(code, body.token)
+            new, seat, token = await service().rematch_seat(code, body.token)
         except ActError as exc:
             raise http_error(exc) from None
-        return Rematch(code=new.code, link=link(new.code))
+        return Rematch(code=new.code, link=link(new.code), seat=seat, token=token)
 
     @app.get("/api/rooms/{code}/log", tags=["rooms"])
     async def room_log(code: str) -> Response:
@@ -439,7 +458,48 @@ def create_app(
             room = await service().get_room(code)
         except ActError as exc:
             raise http_error(exc) from None
-        return Response(room.log().to_json(), media_type="application/json")
+        return Response(
+            room.log().to_json(),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="pasch-{room.code}.json"'},
+        )
+
+    @app.get("/api/rooms/{code}/moves", tags=["rooms"])
+    async def room_moves(code: str) -> list[dict[str, Any]]:
+        """Every event so far with the seat that made it (``[{seq, player, action}]``), for the move log."""
+        try:
+            room = await service().get_room(code)
+            return await asyncio.to_thread(move_list, room.log())
+        except ActError as exc:
+            raise http_error(exc) from None
+        except PaschError as exc:
+            raise HTTPException(409, detail={"code": "broken", "message": str(exc)}) from None
+
+    @app.get("/api/rooms/{code}/summary", tags=["rooms"])
+    async def room_summary(code: str) -> dict[str, Any]:
+        """The end of the game: sections, ranking, earlier games, and "your play vs optimal" (see
+        :func:`pasch.web._end.end_report`); computed in a worker thread and kept once the game is over."""
+        try:
+            room = await service().get_room(code)
+        except ActError as exc:
+            raise http_error(exc) from None
+        if not room.finished:
+            raise HTTPException(409, detail={"code": "not_finished", "message": "the game is not over yet"})
+        cached = summaries.get(room.code)
+        if cached is not None:
+            return cached
+        out = await asyncio.to_thread(report, room)
+        summaries[room.code] = out
+        while len(summaries) > 256:
+            summaries.pop(next(iter(summaries)))
+        return out
+
+    def report(room: Room) -> dict[str, Any]:
+        repo = repos.get("repo")
+        if repo is None:
+            repo = repos.setdefault("repo", Repository(engine=service().engine))
+        history = repo.player_stats(rules=room.state.rules.id, exclude=room.id)
+        return end_report(room.log(), room.state, history)
 
     # -- websocket -------------------------------------------------------------------------------------
     async def handle(conn: Conn, room_code: str, msg: dict[str, Any]) -> None:
@@ -494,18 +554,29 @@ def create_app(
                 conn.send(_error("spectator", "you are watching; join a seat with its token to play", ref))
                 return
 
+            at = msg.get("at")
+            if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
+                conn.send(_error("bad_message", "'at' must be the seq of the state the action was chosen on", ref))
+                return
+
             def ack(result: ActResult) -> None:
                 conn.send({"type": "ack", "id": ref, "seq": result.seq, "events": result.events})
 
-            await svc.act(room_code, seat, action, on_commit=ack)
+            await svc.act(room_code, seat, action, on_commit=ack, at=at)
         elif kind == "hint":
-            out = await svc.hint(room_code, conn.seat)
+            hint_seat = conn.seat
+            if isinstance(msg.get("token"), str):  # a device holding several seats asks for one of them
+                hint_seat = room.seat_of(msg["token"])
+                if hint_seat is None:
+                    conn.send(_error("bad_token", "wrong seat token", ref))
+                    return
+            out = await svc.hint(room_code, hint_seat)
             out["id"] = ref
             conn.send(out)
         elif kind == "rematch":
             token = msg.get("token")
-            new = await svc.rematch(room_code, token if isinstance(token, str) else None)
-            conn.send({"type": "rematch", "id": ref, "code": new.code})
+            new, seat, new_token = await svc.rematch_seat(room_code, token if isinstance(token, str) else None)
+            conn.send({"type": "rematch", "id": ref, "code": new.code, "seat": seat, "token": new_token})
         elif kind == "state":
             conn.send({"type": "state", "id": ref, "room": room.info(), "state": state_view(room.state, room.seq)})
         else:

@@ -22,8 +22,9 @@ def compute_hint(state: State) -> dict[str, Any]:
     """The hint for the player to act in ``state`` (a chance-free, unfinished state).
 
     Returns:
-        ``{"suggest", "exact", "options": [{"action", "value", "points", "best"}]}``: with ``exact`` the
-        values are expected final scores of the column (best first, ties all marked best); without it
+        ``{"suggest", "exact", "options": [{"action", "value", "points", "best", "delta"}]}``: with ``exact``
+        the values are expected final scores of the column (best first, ties all marked best) and ``delta``
+        is the value minus the best one (0 for the best, negative otherwise); without it
         ``value`` is null and ``points`` is what a box pays now (sheet games). In a score-keeper room
         waiting for the table's dice the suggestion is ``enter`` (throw the real dice and enter them).
     """
@@ -32,11 +33,16 @@ def compute_hint(state: State) -> dict[str, Any]:
         # Nothing to choose until the table's dice are entered (no bot invents dice here); the position's
         # exact value is shown where the solver has one.
         value = advice.position_value
-        options = [] if value is None else [{"action": "enter", "value": value, "points": None, "best": True}]
+        options = (
+            [] if value is None else [{"action": "enter", "value": value, "points": None, "best": True, "delta": 0.0}]
+        )
         return {"suggest": "enter", "exact": advice.exact, "options": options}
     listed = [o for o in advice.options if advice.exact or o.points is not None]
     return {
         "suggest": str(advice.suggestion),
         "exact": advice.exact,
-        "options": [{"action": str(o.action), "value": o.value, "points": o.points, "best": o.best} for o in listed],
+        "options": [
+            {"action": str(o.action), "value": o.value, "points": o.points, "best": o.best, "delta": o.delta}
+            for o in listed
+        ],
     }

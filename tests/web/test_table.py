@@ -1,0 +1,134 @@
+"""The table's protocol: stale actions, private rooms, the lobby's rows, joiners' names, every seat following
+a rematch, local seats (one connection acting for several seats), the end of game and the move list."""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+
+from ._support import Client, Server, play
+
+
+def test_an_action_chosen_on_an_old_position_is_refused(server: Server) -> None:
+    created = server.create([{"name": "Ada"}])
+    c = Client(server, created["code"], created["token"])
+    seq = c.state["seq"]
+    c.send({"type": "act", "action": "roll", "at": seq, "id": 1})
+    assert c.recv_type("ack", "error")["type"] == "ack"
+    c.wait_seq(seq + 2)  # roll and the server's throw
+    # The same click again (a double click): it names the position it was made on, which is gone.
+    c.send({"type": "act", "action": "keep", "at": seq, "id": 2})
+    err = c.recv_type("ack", "error")
+    assert err["type"] == "error" and err["code"] == "stale" and "nothing was done" in err["message"]
+    status, view = server.request("GET", f"/api/rooms/{created['code']}")
+    assert view["state"]["seq"] == seq + 2 and view["state"]["throws"] == 1
+    # The current position is accepted; old clients without "at" keep working.
+    c.send({"type": "act", "action": "keep", "at": seq + 2, "id": 3})
+    assert c.recv_type("ack", "error")["type"] == "ack"
+    c.wait_seq(seq + 4)
+    assert c.act("keep")["type"] == "ack"
+    c.send({"type": "act", "action": "roll", "at": "x", "id": 4})
+    assert c.recv_type("ack", "error")["code"] == "bad_message"
+    c.close()
+
+
+def test_private_rooms_stay_out_of_the_lobby_and_the_lobby_shows_seats_and_age(server: Server) -> None:
+    public = server.create([{"name": "Ada"}, {"name": "Robo", "kind": "bot:greedy"}, {"name": ""}])
+    private = server.create([{"name": "Eve"}, {"name": ""}], private=True)
+    status, lobby = server.request("GET", "/api/rooms")
+    codes = [r["code"] for r in lobby]
+    assert public["code"] in codes and private["code"] not in codes
+    row = next(r for r in lobby if r["code"] == public["code"])
+    assert row["players"] == ["Ada", "Robo"] and row["free"] == 1 and 0 <= row["age"] < 60
+    # Joined by its link, the private room works as any other; its rematch stays private.
+    joined = server.request("POST", f"/api/rooms/{private['code']}/join", {"name": "  Bob   the  Builder "})[1]
+    assert joined["name"] == "Bob the Builder"
+    status, view = server.request("GET", f"/api/rooms/{private['code']}")
+    assert view["state"]["players"] == ["Eve", "Bob the Builder"]
+    assert view["room"]["seats"][1]["name"] == "Bob the Builder"
+
+
+def test_every_seat_follows_the_rematch_with_its_own_token(server: Server) -> None:
+    created = server.create([{"name": "Ada"}, {"name": "Bob"}])
+    code = created["code"]
+    joined = server.join(code)
+    clients = {0: Client(server, code, created["token"]), 1: Client(server, code, joined["token"])}
+    play(clients)
+    # Ada asks; Bob's page sees the rematch frame and asks with his own token: both land in one new room.
+    status, ada = server.request("POST", f"/api/rooms/{code}/rematch", {"token": created["token"]})
+    assert status == 200 and ada["seat"] == 0 and ada["token"]
+    frame = clients[1].recv_type("rematch")
+    assert frame["code"] == ada["code"]
+    status, bob = server.request("POST", f"/api/rooms/{code}/rematch", {"token": joined["token"]})
+    assert status == 200 and bob["code"] == ada["code"] and bob["seat"] == 1
+    new = {0: Client(server, ada["code"], ada["token"]), 1: Client(server, bob["code"], bob["token"])}
+    assert new[0].seat == 0 and new[1].seat == 1
+    assert play(new) > 0 and new[0].state["terminal"]
+    for c in [*clients.values(), *new.values()]:
+        c.close()
+
+
+def test_one_connection_plays_several_local_seats(server: Server) -> None:
+    created = server.create([{"name": "Ada"}, {"name": "Bob"}], hints=True)
+    code = created["code"]
+    bob = server.request("POST", f"/api/rooms/{code}/join", {"seat": 1})[1]
+    tokens = {0: created["token"], 1: bob["token"]}
+    c = Client(server, code, tokens[0])
+    for _ in range(40):  # both players' turns, each authorised by its token on the one connection
+        time.sleep(0.12)  # a person's pace: the server limits a connection to 20 messages a second
+        state = c.state
+        seat = state["current"]
+        if state["can_roll"]:
+            action = "roll"
+        else:
+            c.send({"type": "hint", "token": tokens[seat], "id": "h"})
+            hint = c.recv_type("hint", "error", timeout=180)
+            assert hint["type"] == "hint" and hint["options"][0]["delta"] == 0.0, hint
+            assert all(o["delta"] <= 0 for o in hint["options"])
+            action = hint["suggest"]
+        c.send({"type": "act", "action": action, "token": tokens[seat], "at": state["seq"], "id": "a"})
+        ack = c.recv_type("ack", "error")
+        assert ack["type"] == "ack", ack
+        c.wait_seq(ack["seq"])
+    assert c.state["round"] >= 2
+    c.close()
+
+
+def test_end_of_game_summary_review_and_moves(server: Server) -> None:
+    created = server.create([{"name": "Ada"}])
+    code = created["code"]
+    c = Client(server, code, created["token"])
+    status, body = server.request("GET", f"/api/rooms/{code}/summary")
+    assert status == 409 and body["detail"]["code"] == "not_finished"
+    play({0: c})
+    status, rep = server.request("GET", f"/api/rooms/{code}/summary")
+    assert status == 200 and rep["finished"] and rep["solo"] and rep["winners"] == []
+    ada = rep["players"][0]
+    assert ada["total"] == c.state["totals"][0]
+    assert ada["upper"] + ada["bonus"] + ada["lower"] + ada["extra"] == ada["total"]
+    review = rep["review"]
+    me = review["players"][0]
+    # total = expected_start - lost + luck, exactly as the application layer splits it.
+    assert abs(review["expected_start"] - me["lost"] + me["luck"] - ada["total"]) < 0.05
+    assert me["decisions"] == len(review["decisions"]) >= 13
+    status, moves = server.request("GET", f"/api/rooms/{code}/moves")
+    assert [m["seq"] for m in moves] == list(range(1, c.state["seq"] + 1))
+    assert moves[0] == {"seq": 1, "player": 0, "action": "roll"} and moves[1]["action"].startswith("throw ")
+    with urllib.request.urlopen(f"{server.http}/api/rooms/{code}/log") as r:
+        assert r.headers["Content-Disposition"] == f'attachment; filename="pasch-{code}.json"'
+    c.close()
+
+
+def test_multi_column_and_knaster_end_without_review(server: Server) -> None:
+    created = server.create([{"name": "Ada", "kind": "bot:greedy"}, {"name": "Bob", "kind": "bot:greedy"}], rules="jetsi")
+    code = created["code"]
+    c = Client(server, code)
+    deadline_state = c.state
+    while not deadline_state.get("terminal"):
+        c.recv(timeout=60)
+        deadline_state = c.state
+    status, rep = server.request("GET", f"/api/rooms/{code}/summary")
+    assert status == 200 and rep["review"] is None and not rep["solo"]
+    assert rep["winners"] == [p["name"] for p in rep["players"] if p["rank"] == 1]
+    assert [p["rank"] for p in rep["players"]] == sorted(p["rank"] for p in rep["players"])
+    c.close()
