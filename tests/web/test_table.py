@@ -3,6 +3,7 @@ a rematch, local seats (one connection acting for several seats), the end of gam
 
 from __future__ import annotations
 
+import json
 import time
 import urllib.request
 
@@ -101,7 +102,9 @@ def test_end_of_game_summary_review_and_moves(server: Server) -> None:
     status, body = server.request("GET", f"/api/rooms/{code}/summary")
     assert status == 409 and body["detail"]["code"] == "not_finished"
     play({0: c})
-    status, rep = server.request("GET", f"/api/rooms/{code}/summary")
+    # The first review of a rule set may load its solver table: allow it time.
+    with urllib.request.urlopen(f"{server.http}/api/rooms/{code}/summary", timeout=300) as r:
+        status, rep = r.status, json.loads(r.read())
     assert status == 200 and rep["finished"] and rep["solo"] and rep["winners"] == []
     ada = rep["players"][0]
     assert ada["total"] == c.state["totals"][0]
@@ -120,7 +123,9 @@ def test_end_of_game_summary_review_and_moves(server: Server) -> None:
 
 
 def test_multi_column_and_knaster_end_without_review(server: Server) -> None:
-    created = server.create([{"name": "Ada", "kind": "bot:greedy"}, {"name": "Bob", "kind": "bot:greedy"}], rules="jetsi")
+    created = server.create(
+        [{"name": "Ada", "kind": "bot:greedy"}, {"name": "Bob", "kind": "bot:greedy"}], rules="jetsi"
+    )
     code = created["code"]
     c = Client(server, code)
     deadline_state = c.state
