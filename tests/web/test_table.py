@@ -21,7 +21,7 @@ def test_an_action_chosen_on_an_old_position_is_refused(server: Server) -> None:
     c.send({"type": "act", "action": "keep", "at": seq, "id": 2})
     err = c.recv_type("ack", "error")
     assert err["type"] == "error" and err["code"] == "stale" and "nothing was done" in err["message"]
-    status, view = server.request("GET", f"/api/rooms/{created['code']}")
+    _status, view = server.request("GET", f"/api/rooms/{created['code']}")
     assert view["state"]["seq"] == seq + 2 and view["state"]["throws"] == 1
     # The current position is accepted; old clients without "at" keep working.
     c.send({"type": "act", "action": "keep", "at": seq + 2, "id": 3})
@@ -44,7 +44,7 @@ def test_private_rooms_stay_out_of_the_lobby_and_the_lobby_shows_seats_and_age(s
     # Joined by its link, the private room works as any other; its rematch stays private.
     joined = server.request("POST", f"/api/rooms/{private['code']}/join", {"name": "  Bob   the  Builder "})[1]
     assert joined["name"] == "Bob the Builder"
-    status, view = server.request("GET", f"/api/rooms/{private['code']}")
+    _status, view = server.request("GET", f"/api/rooms/{private['code']}")
     assert view["state"]["players"] == ["Eve", "Bob the Builder"]
     assert view["room"]["seats"][1]["name"] == "Bob the Builder"
 
