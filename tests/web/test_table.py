@@ -36,7 +36,7 @@ def test_an_action_chosen_on_an_old_position_is_refused(server: Server) -> None:
 def test_private_rooms_stay_out_of_the_lobby_and_the_lobby_shows_seats_and_age(server: Server) -> None:
     public = server.create([{"name": "Ada"}, {"name": "Robo", "kind": "bot:greedy"}, {"name": ""}])
     private = server.create([{"name": "Eve"}, {"name": ""}], private=True)
-    status, lobby = server.request("GET", "/api/rooms")
+    _status, lobby = server.request("GET", "/api/rooms")
     codes = [r["code"] for r in lobby]
     assert public["code"] in codes and private["code"] not in codes
     row = next(r for r in lobby if r["code"] == public["code"])
