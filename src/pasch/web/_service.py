@@ -150,6 +150,7 @@ class Room:
             "rules": rules_info(rules),
             "keeper": self.keeper,
             "hints": self.hints,
+            "private": self.private,
             "status": self.status,
             "commitment": self.commitment or None,
             "seed": self.seed if self.finished and self.seed else None,
