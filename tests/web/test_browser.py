@@ -119,8 +119,13 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
                 page.wait_for_selector("#hint-out table.hints tbody tr.best")
                 rows = page.locator("#hint-out table.hints tbody tr")
                 assert rows.count() >= 5
-                values = [float(v) for v in page.locator("#hint-out table.hints td.num").all_inner_texts()]
+                cells = page.locator("#hint-out table.hints td.num")
+                values = [float(cells.nth(i).get_attribute("data-value") or "nan") for i in range(cells.count())]
                 assert values == sorted(values, reverse=True) and 50 < values[0] < 400
+                # The best shows its value, the others how far they fall behind it.
+                texts = cells.all_inner_texts()
+                assert float(texts[0]) == round(values[0], 1)
+                assert all("vs best" in x for x, v in zip(texts, values, strict=True) if v < values[0] - 0.05)
                 assert "★" in page.locator("#hint-out tr.best").first.inner_text()
                 hinted = True
             if not shot_taken:

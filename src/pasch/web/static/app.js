@@ -529,6 +529,8 @@
     const dice = app.arr.length ? app.arr : (s.dice || []);
     const n = room().rules.dice;
     const animate = motion && app.rolling.size > 0;
+    // The places the last throw filled (kept for tests and assistive checks; the animation is only visual).
+    if (app.rolling.size) box.dataset.rolled = [...app.rolling].sort((a, b) => a - b).join(",");
     for (let i = 0; i < n; i++) {
       const b = document.createElement("button");
       b.type = "button";
@@ -547,8 +549,8 @@
       b.dataset.index = String(i);
       box.appendChild(b);
     }
-    if (animate) {  // once: a later render (a seats frame, a hint) does not roll them again
-      app.rolling = new Set();
+    app.rolling = new Set();  // once: a later render (a seats frame, a hint) does not roll them again
+    if (animate) {
       setTimeout(() => box.querySelectorAll(".rolling").forEach((d) => d.classList.remove("rolling")), 700);
     }
     $("dice-live").textContent = dice.length ? t("dice_now", { d: dice.join(" ") }) : "";
@@ -697,7 +699,7 @@
           b.textContent = String(o.points);
           b.dataset.action = o.action;
           b.setAttribute("aria-label", boxName(box.id) + (ncol > 1 ? " " + t("column", { n: c + 1 }) : "") + ": " + o.points);
-          b.onclick = () => act(o.action);
+          b.onclick = once(() => act(o.action));
           optionButtons.push(b);
           td.appendChild(b);
         } else if (o) {
@@ -829,7 +831,7 @@
             b.dataset.action = action;
             b.textContent = num || "·";
             b.setAttribute("aria-label", actionLabel(action));
-            b.onclick = () => act(action);
+            b.onclick = once(() => act(action));
             cellButtons.push(b);
             td.appendChild(b);
           } else {
@@ -978,9 +980,12 @@
     $("review-toggle").setAttribute("aria-expanded", open ? "true" : "false");
   };
 
-  $("throw").onclick = throwDice;
+  // The second click of a double click (detail 2) and auto-repeated keys are not new decisions: they may
+  // arrive after the first one moved the game on, where the position check cannot tell them apart.
+  function once(fn) { return (ev) => { if (ev && ev.detail > 1) return; fn(); }; }
+  $("throw").onclick = once(throwDice);
   $("hint").onclick = askHint;
-  $("apply-hint").onclick = applyHint;
+  $("apply-hint").onclick = once(applyHint);
   $("take-seat").onclick = async () => {
     const name = $("join-name").value.trim();
     const body = name ? { name } : {};
@@ -1036,6 +1041,7 @@
       btns.forEach((b, i) => b.classList.toggle("sel", i === app.cursor));
       btns[app.cursor].focus();
     };
+    if (ev.repeat && !/^(Arrow|[jk]$)/.test(ev.key)) { ev.preventDefault(); return; }  // a held key acts once
     if (/^[1-9]$/.test(ev.key)) { toggleHold(Number(ev.key) - 1); ev.preventDefault(); }
     else if (ev.key === " " || ev.key === "r") { throwDice(); ev.preventDefault(); }
     else if (ev.key === "ArrowDown" || ev.key === "j" || ev.key === "ArrowRight") { move(1); ev.preventDefault(); }
