@@ -494,6 +494,7 @@
     if (s.kind === "sheet") renderSheetGame(s, room); else renderKnaster(s);
     renderHint();
     markAdvice();
+    renderMoves();
     $("over").hidden = !s.terminal;
     if (s.terminal) renderOver(s, room);
   }
