@@ -635,7 +635,10 @@
       r2.appendChild(document.createElement("th"));
       s.players.forEach(() => rules.columns.forEach((c, k) => {
         const th = document.createElement("th");
-        th.textContent = t("column", { n: k + 1 }) + " " + t("order_" + c);
+        // Short marks keep many players' columns readable; the full name is the title.
+        th.textContent = (k + 1) + " " + (c === "down" ? "↓" : c === "up" ? "↑" : t("order_" + c));
+        th.title = t("column", { n: k + 1 }) + " " + t("order_" + c);
+        th.scope = "col";
         r2.appendChild(th);
       }));
     }
@@ -966,7 +969,7 @@
       tr.className = d.loss >= 0.005 ? (d.loss >= 3 ? "mistake big" : "mistake") : "good";
       const cells = {
         player: s.players[d.player], turn: String(Math.floor(d.turn / playersPerTurn) + 1),
-        dice: d.dice.join(" ") + " · " + t("throws_left", { n: d.throws_left }),
+        dice: d.dice.join(" ") + " (" + d.throws_left + ")",
         played: actionLabel(d.played), best_move: d.loss >= 0.005 ? actionLabel(d.best) : "✓",
         loss: d.loss >= 0.005 ? "−" + d.loss.toFixed(1) : "",
       };
