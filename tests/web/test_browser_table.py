@@ -34,7 +34,7 @@ def new_page(browser: Any, size: str = "desktop", **opts: Any) -> tuple[Any, lis
 
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
 
 def create(

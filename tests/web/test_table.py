@@ -74,7 +74,11 @@ def test_one_connection_plays_several_local_seats(server: Server) -> None:
     code = created["code"]
     bob = server.request("POST", f"/api/rooms/{code}/join", {"seat": 1})[1]
     tokens = {0: created["token"], 1: bob["token"]}
-    c = Client(server, code, tokens[0])
+    c = Client(server, code)
+    c.send({"type": "join", "token": tokens[0], "tokens": [tokens[1], "not-a-token"]})
+    assert c.recv_type("welcome")["seat"] == 0
+    seats = c.recv_type("seats")["seats"]
+    assert [s["online"] for s in seats] == [True, True]  # both seats are played here
     for _ in range(40):  # both players' turns, each authorised by its token on the one connection
         time.sleep(0.12)  # a person's pace: the server limits a connection to 20 messages a second
         state = c.state

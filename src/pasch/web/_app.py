@@ -194,6 +194,8 @@ class Conn:
         self.ws = ws
         self.code = code
         self.seat: int | None = None
+        self.local: set[int] = set()
+        """Further seats this connection's device plays (``join`` with ``tokens``): shown online."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         self.tokens = BURST
         self.stamp = time.monotonic()
@@ -520,13 +522,22 @@ def create_app(
             if token and seat is None:
                 conn.send(_error("bad_token", "this token belongs to no seat of the room; you are watching", ref))
                 return
-            changed = seat != conn.seat
+            local: set[int] = set()
+            more = msg.get("tokens")
+            if seat is not None and isinstance(more, list):
+                for other in more[:100]:
+                    held = room.seat_of(other) if isinstance(other, str) else None
+                    if held is not None and held != seat:
+                        local.add(held)
+            changed = seat != conn.seat or local != conn.local
             if changed:
-                if conn.seat is not None:
-                    room.online[conn.seat] = room.online.get(conn.seat, 1) - 1
-                if seat is not None:
-                    room.online[seat] = room.online.get(seat, 0) + 1
+                before = conn.local | ({conn.seat} if conn.seat is not None else set())
+                for gone in before:
+                    room.online[gone] = room.online.get(gone, 1) - 1
+                for here in local | ({seat} if seat is not None else set()):
+                    room.online[here] = room.online.get(here, 0) + 1
                 conn.seat = seat
+                conn.local = local
             conn.send(
                 {
                     "type": "welcome",
@@ -641,7 +652,8 @@ def create_app(
             live.watchers -= 1
             live.last_active = datetime.now(UTC)
             if conn.seat is not None:
-                live.online[conn.seat] = live.online.get(conn.seat, 1) - 1
+                for gone in conn.local | {conn.seat}:
+                    live.online[gone] = live.online.get(gone, 1) - 1
                 await broadcast(live, seats_message(live))
             conn.closed = True
             with contextlib.suppress(asyncio.QueueFull):

@@ -171,9 +171,17 @@
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(proto + "//" + location.host + "/ws/" + app.code);
     app.ws = ws;
-    ws.onopen = () => { const tok = token(); if (tok) send({ type: "join", token: tok }); };
+    ws.onopen = joinSeats;
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = () => { if (app.ws === ws) setTimeout(connect, 1000); };
+  }
+
+  // Bind the connection to the first seat held here; the others (local seats) are shown online too.
+  function joinSeats() {
+    const tok = token();
+    if (!tok) return;
+    const rest = Object.values(app.tokens).filter((x) => x !== tok);
+    send(rest.length ? { type: "join", token: tok, tokens: rest } : { type: "join", token: tok });
   }
 
   function send(msg) { if (app.ws && app.ws.readyState === 1) app.ws.send(JSON.stringify(msg)); }
@@ -897,7 +905,9 @@
     const sheet = sum.players.length && sum.players[0].upper !== null;
     const table = document.createElement("table");
     table.className = "sheet standings";
-    const cols = sheet ? ["rank", "player", "upper", "bonus", "lower", "extra", "total"] : ["rank", "player", "total"];
+    const cols = sheet
+      ? ["rank", "player", "upper", ...(room.rules.bonus_threshold ? ["bonus"] : []), "lower", "extra", "total"]
+      : ["rank", "player", "total"];
     const hr = table.createTHead().insertRow();
     for (const c of cols) { const th = document.createElement("th"); th.scope = "col"; th.textContent = t("col_" + c); hr.appendChild(th); }
     const tb = table.createTBody();
@@ -999,8 +1009,7 @@
     app.tokens[data.seat] = data.token;
     saveTokens(app.code, app.tokens);
     $("join-name").value = "";
-    if (app.seat === null) send({ type: "join", token: data.token });
-    else { send({ type: "state" }); render(); }
+    joinSeats();
   };
 
   // Rematch: every seat this device holds follows to the new room with its own token (each player's page
