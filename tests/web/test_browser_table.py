@@ -341,8 +341,11 @@ def test_rematch_keeps_every_seat(browser: Any, server: Server) -> None:  # noqa
         assert "Winner" in page.inner_text("#status") or "Tie" in page.inner_text("#status")
         shot(page, f"end-two-{size}")
     ada.click("#rematch")
-    # Both pages land in the new room, each on its own seat.
-    wait_until(lambda: not ada.url.endswith(code) and not bob.url.endswith(code), timeout=20)
+    # Both pages land in the new room, each on its own seat (wait_for_url: page.url alone is not refreshed
+    # while the test only sleeps).
+    for page in (ada, bob):
+        page.wait_for_url(lambda url: not url.endswith("/" + code), timeout=20_000)
+        page.wait_for_selector("body[data-seq]", state="attached")
     assert ada.url == bob.url
     wait_until(
         lambda: ada.get_attribute("body", "data-seats") == "0" and bob.get_attribute("body", "data-seats") == "1"
@@ -400,4 +403,25 @@ def test_screenshots_of_every_game_kind(browser: Any, server: Server, rules: str
         page.wait_for_selector("#hint-out p.suggest", timeout=300_000)
         shot(page, f"{rules}-{size}")
         assert page.locator("#moves li").count() >= 4
+        assert not errors, errors
+
+
+@pytest.mark.parametrize("rules", ["yatzy", "knaster"])
+def test_as_many_players_as_the_rules_allow_fit_the_screen(browser: Any, server: Server, rules: str) -> None:  # noqa: F811
+    most = next(r["max_players"] for r in api(server, "/api/rules") if r["id"] == rules)
+    seats = [("Ada", "human", True)] + [(f"Bot number {i}", "bot:greedy", False) for i in range(2, most + 1)]
+    for size in ("phone", "desktop"):
+        page, errors = new_page(browser, size)
+        create(page, server, rules, seats)
+        assert my_turn(page, timeout=60)
+        width = WIDTHS[size]["width"]
+        # Every player is drawn, and the page itself never scrolls sideways: wide sheets scroll in their box.
+        if rules == "knaster":
+            assert page.locator(".kfig").count() == most
+        else:
+            assert page.locator("table.sheet thead tr").first.locator("th").count() == 1 + most
+        for part in ("#dice-area", "#sheet-wrap", "#moves-box", "#status"):
+            box = page.locator(part).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (part, box)
+        shot(page, f"{rules}-{most}-players-{size}")
         assert not errors, errors

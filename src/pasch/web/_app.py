@@ -275,7 +275,7 @@ def create_app(
     shared = db_url is None
     conns: dict[str, set[Conn]] = {}
     holder: dict[str, Service] = {}
-    summaries: dict[str, dict[str, Any]] = {}
+    summaries: dict[str, asyncio.Future[dict[str, Any]]] = {}
     repos: dict[str, Repository] = {}
 
     def service() -> Service:
@@ -296,6 +296,7 @@ def create_app(
         if shared:
             import_legacy_web(engine)
         svc = Service(engine, bot_delay=bot_delay, finished_ttl=finished_ttl, abandon_after=abandon_after)
+        repos["repo"] = Repository(engine=engine)  # earlier games for the end of a game (schema migrated above)
         svc.listeners.append(broadcast)
         holder["service"] = svc
         svc.writer.start()
@@ -487,20 +488,20 @@ def create_app(
             raise http_error(exc) from None
         if not room.finished:
             raise HTTPException(409, detail={"code": "not_finished", "message": "the game is not over yet"})
-        cached = summaries.get(room.code)
-        if cached is not None:
-            return cached
-        out = await asyncio.to_thread(report, room)
-        summaries[room.code] = out
-        while len(summaries) > 256:
-            summaries.pop(next(iter(summaries)))
-        return out
+        # Every page of the room asks at the same moment: one computation, shared (and kept).
+        task = summaries.get(room.code)
+        if task is None or (task.done() and task.exception() is not None):
+            task = asyncio.ensure_future(asyncio.to_thread(report, room))
+            summaries[room.code] = task
+            while len(summaries) > 256:
+                summaries.pop(next(iter(summaries)))
+        try:
+            return await asyncio.shield(task)
+        except PaschError as exc:
+            raise HTTPException(409, detail={"code": "broken", "message": str(exc)}) from None
 
     def report(room: Room) -> dict[str, Any]:
-        repo = repos.get("repo")
-        if repo is None:
-            repo = repos.setdefault("repo", Repository(engine=service().engine))
-        history = repo.player_stats(rules=room.state.rules.id, exclude=room.id)
+        history = repos["repo"].player_stats(rules=room.state.rules.id, exclude=room.id)
         return end_report(room.log(), room.state, history)
 
     # -- websocket -------------------------------------------------------------------------------------

@@ -876,8 +876,11 @@
     try {
       const res = await fetch("/api/rooms/" + app.code + "/summary");
       if (res.ok) { app.summary = await res.json(); app.summaryFor = app.code; render(); }
-    } catch (e) { /* the totals below still show */ }
+      else app.summaryTries = (app.summaryTries || 0) + 1;
+    } catch (e) { app.summaryTries = (app.summaryTries || 0) + 1; }
     app.summaryLoading = false;
+    // The totals show meanwhile; a failed request (a server restart, a busy database) is asked again.
+    if (app.summaryFor !== app.code && (app.summaryTries || 0) < 5) setTimeout(loadSummary, 2000);
   }
 
   function fmt(x) { return (x > 0 ? "+" : x < 0 ? "−" : "±") + Math.abs(x).toFixed(1); }
