@@ -179,6 +179,14 @@ def test_local_seats_hot_seat_and_score_keeper_on_one_device(browser: Any, serve
             page.click("#apply-hint")
             wait_seq(page, before)
             assert "Your turn" in who
+        # Play on until it is Bob's turn: the same page now acts for him.
+        deadline = time.monotonic() + 60
+        while "Bob" not in page.inner_text("#status"):
+            assert time.monotonic() < deadline and my_turn(page)
+            quick_move(page)
+        assert my_turn(page) and page.inner_text("#status").startswith("Your turn, Bob")
+        quick_move(page)
+        assert "Bob: throws" in page.inner_text("#moves")
         shot(page, f"hot-seat-{size}")
         # The score keeper: three players at the table, their real dice entered here.
         keeper, kerr = new_page(browser, size)

@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
+from pathlib import Path
 
-from ._support import Client, Server, play
+import pytest
+
+from ._support import Client, Postgres, Server, play
 
 
 def test_an_action_chosen_on_an_old_position_is_refused(server: Server) -> None:
@@ -141,3 +144,25 @@ def test_multi_column_and_knaster_end_without_review(server: Server) -> None:
     assert rep["winners"] == [p["name"] for p in rep["players"] if p["rank"] == 1]
     assert [p["rank"] for p in rep["players"]] == sorted(p["rank"] for p in rep["players"])
     c.close()
+
+
+@pytest.mark.slow
+def test_lobby_private_rooms_and_summary_on_postgresql(
+    postgres: Postgres, tmp_path: Path, servers: list[Server]
+) -> None:
+    server = Server(postgres.url, tmp_path).start()
+    servers.append(server)
+    public = server.create([{"name": "Ada"}, {"name": ""}])
+    private = server.create([{"name": "Eve"}, {"name": ""}], private=True)
+    _status, lobby = server.request("GET", "/api/rooms")
+    row = next(r for r in lobby if r["code"] == public["code"])
+    assert row["players"] == ["Ada"] and row["free"] == 1
+    assert private["code"] not in [r["code"] for r in lobby]
+    solo = server.create([{"name": "Ada"}])
+    c = Client(server, solo["code"], solo["token"])
+    play({0: c})
+    with urllib.request.urlopen(f"{server.http}/api/rooms/{solo['code']}/summary", timeout=300) as r:
+        rep = json.loads(r.read())
+    assert rep["solo"] and rep["players"][0]["total"] == c.state["totals"][0]
+    c.close()
+    assert "Traceback" not in server.output()

@@ -517,7 +517,7 @@ class Service:
     def _lobby(self) -> list[dict[str, Any]]:
         with Session(self.engine) as session:
             rows = session.execute(
-                select(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at, GameRow.meta)
+                select(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
                 .join(SeatRow, SeatRow.game_id == GameRow.id)
                 .where(
                     GameRow.source == WEB,
@@ -525,12 +525,16 @@ class Service:
                     SeatRow.claimed.is_(False),
                     SeatRow.kind == "human",
                 )
-                .group_by(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at, GameRow.meta)
+                .group_by(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
                 .order_by(GameRow.created_at.desc())
                 .limit(200)
             ).all()
-            # Private rooms are left out here, in Python: a JSON test in SQL differs between databases.
-            rows = [r for r in rows if not (r.meta or {}).get("private")][:50]
+            # Private rooms are left out here, in Python: a JSON test in SQL differs between databases (and
+            # PostgreSQL's json type cannot be grouped by).
+            ids = [r.id for r in rows]
+            found = session.execute(select(GameRow.id, GameRow.meta).where(GameRow.id.in_(ids)))
+            meta: dict[int, dict[str, Any] | None] = dict(found.tuples().all())
+            rows = [r for r in rows if not (meta.get(r.id) or {}).get("private")][:50]
             seats: dict[int, list[SeatRow]] = {r.id: [] for r in rows}
             if seats:
                 for s in session.scalars(select(SeatRow).where(SeatRow.game_id.in_(seats)).order_by(SeatRow.seat)):
