@@ -532,8 +532,9 @@ class Service:
             # Private rooms are left out here, in Python: a JSON test in SQL differs between databases (and
             # PostgreSQL's json type cannot be grouped by).
             ids = [r.id for r in rows]
-            found = session.execute(select(GameRow.id, GameRow.meta).where(GameRow.id.in_(ids)))
-            meta: dict[int, dict[str, Any] | None] = dict(found.tuples().all())
+            meta: dict[int, dict[str, Any] | None] = {}
+            for game_id, game_meta in session.execute(select(GameRow.id, GameRow.meta).where(GameRow.id.in_(ids))):
+                meta[game_id] = game_meta
             rows = [r for r in rows if not (meta.get(r.id) or {}).get("private")][:50]
             seats: dict[int, list[SeatRow]] = {r.id: [] for r in rows}
             if seats:
