@@ -28,7 +28,9 @@ from starlette.requests import Request
 from pasch import __version__
 from pasch.rules import BASES
 from pasch.rules import get as get_rules
+from pasch.solver import set_shared_budget
 from pasch.web._db import default_url, import_legacy_web, make_engine, migrate
+from pasch.web._limits import Limiter, LimitError, Limits
 from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, MAX_NAME, ActError, ActResult, Room, Service
 from pasch.web._view import rules_info, state_view
 
@@ -240,6 +242,7 @@ def create_app(
     sweep_every: float = 60.0,
     allowed_origins: tuple[str, ...] = (),
     api_docs: bool = False,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The web application on the database ``db_url`` (default: pasch's SQLite file in the data directory).
 
@@ -256,7 +259,10 @@ def create_app(
         allowed_origins: origins (``https://dice.example.org``) whose pages may open a websocket besides the
             server's own (the ``Host`` the browser asked for); a browser on any other origin is refused.
         api_docs: serve the interactive API documentation at ``/docs`` (it loads its script from a CDN).
+        limits: the resource bounds per client address (default :class:`pasch.web.Limits` ()).
     """
+    limits = limits if limits is not None else Limits()
+    limiter = Limiter(limits)
     url = db_url or default_url()
     shared = db_url is None
     conns: dict[str, set[Conn]] = {}
@@ -279,7 +285,14 @@ def create_app(
         migrate(engine)
         if shared:
             import_legacy_web(engine)
-        svc = Service(engine, bot_delay=bot_delay, finished_ttl=finished_ttl, abandon_after=abandon_after)
+        svc = Service(
+            engine,
+            bot_delay=bot_delay,
+            finished_ttl=finished_ttl,
+            abandon_after=abandon_after,
+            unplayed_after=limits.unplayed_minutes * 60.0,
+        )
+        set_shared_budget(limits.table_memory_mb << 20 if limits.table_memory_mb > 0 else None)
         svc.listeners.append(broadcast)
         holder["service"] = svc
         svc.writer.start()
@@ -294,7 +307,8 @@ def create_app(
             while True:
                 await asyncio.sleep(sweep_every)
                 with contextlib.suppress(Exception):  # a failed sweep (database away) is retried next time
-                    await svc.sweep()
+                    swept = await svc.sweep()
+                    limiter.forget(swept["dropped"])
 
         sweeping = asyncio.get_running_loop().create_task(sweeper())
         yield
@@ -378,15 +392,43 @@ def create_app(
         except Exception as exc:
             raise HTTPException(400, detail={"code": "bad_request", "message": str(exc)}) from None
 
-    @app.post("/api/rooms", tags=["rooms"], response_model=CreatedRoom, status_code=201)
-    async def create_room(body: CreateRoom) -> CreatedRoom:
-        """Create a room; the first human seat is the creator's (its token is in the answer)."""
+    def address(request: Request | WebSocket) -> str:
+        return request.client.host if request.client is not None else "?"
+
+    def is_open(code: str) -> bool:
+        room = service().rooms.get(code)
+        return room is not None and room.status == "playing"
+
+    @app.exception_handler(LimitError)
+    async def over_limit(_request: Request, exc: LimitError) -> JSONResponse:
+        return JSONResponse(
+            {"detail": {"code": exc.code, "message": exc.message}},
+            status_code=429,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
+
+    @app.post(
+        "/api/rooms",
+        tags=["rooms"],
+        response_model=CreatedRoom,
+        status_code=201,
+        responses={429: {"description": "over a limit of rooms per address (see Retry-After)"}},
+    )
+    async def create_room(body: CreateRoom, request: Request) -> CreatedRoom:
+        """Create a room; the first human seat is the creator's (its token is in the answer).
+
+        One address may create ``--rooms-per-minute`` rooms a minute and hold ``--open-rooms`` unfinished
+        ones; beyond, HTTP 429 with ``Retry-After``.
+        """
+        client = address(request)
+        limiter.check_create(client, is_open)
         try:
             room, tokens = await service().create_room(
                 body.rules, [(s.name, s.kind) for s in body.seats], hints=body.hints, keeper=body.keeper
             )
         except ActError as exc:
             raise http_error(exc) from None
+        limiter.created(client, room.code)
         seat = next(iter(tokens), None)
         service().schedule_bots(room)
         return CreatedRoom(
@@ -399,8 +441,11 @@ def create_app(
 
     @app.get("/api/rooms", tags=["rooms"], response_model=list[LobbyEntry])
     async def lobby() -> list[LobbyEntry]:
-        """The lobby: unfinished rooms with a free human seat."""
-        return [LobbyEntry(**r) for r in await service().lobby()]
+        """The lobby: unfinished rooms with a free human seat; rooms with players connected first, then the
+        newest, one row per creating address."""
+        present = frozenset(code for code, held in conns.items() if held)
+        rows = await service().lobby(limit=max(limits.lobby_size, 1) * 8, include=present)
+        return [LobbyEntry(**r) for r in limiter.rank_lobby(rows, set(present))]
 
     @app.get("/api/rooms/{code}", tags=["rooms"], response_model=RoomView)
     async def room_view(code: str) -> RoomView:
@@ -524,6 +569,13 @@ def create_app(
             await ws.send_text(json.dumps(_error(exc.code, exc.message)))
             await ws.close(4404)
             return
+        client = address(ws)
+        try:
+            limiter.connect(client, room.code)
+        except LimitError as exc:
+            await ws.send_text(json.dumps(_error(exc.code, exc.message)))
+            await ws.close(1013)  # try again later
+            return
         conn = Conn(ws, room.code)
         conns.setdefault(room.code, set()).add(conn)
         room.watchers += 1
@@ -565,7 +617,12 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
-            conns.get(room.code, set()).discard(conn)
+            limiter.disconnect(client, room.code)
+            held = conns.get(room.code)
+            if held is not None:
+                held.discard(conn)
+                if not held:
+                    del conns[room.code]  # bounded: no entry for every room ever connected to
             live = svc.rooms.get(room.code) or room
             live.watchers -= 1
             live.last_active = datetime.now(UTC)

@@ -10,6 +10,7 @@ constraint rejects a second writer (another process) that raced for the same slo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -31,6 +32,7 @@ from pasch.rules import get as get_rules
 from pasch.storage import ABANDONED, BROKEN, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
 from pasch.web._fair import DiceStream, commitment_of, new_seed
 from pasch.web._hints import compute_hint
+from pasch.web._tables import TableQueue
 from pasch.web._view import ViewCache, rules_info, state_view
 from pasch.web._writer import Append, ConflictError, EventWriter
 
@@ -46,6 +48,10 @@ FINISHED_TTL = 600.0
 """Seconds a finished room stays cached after its last connection closed."""
 ABANDON_AFTER = 7 * 86400.0
 """Seconds without any action or connection after which an unfinished room is abandoned."""
+HINT_WAIT = 2.0
+"""Seconds a hint waits for its solver table before it answers ``status: "preparing"``."""
+UNPLAYED_AFTER = 900.0
+"""Seconds without a connection after which a room nobody ever played in (no event) is abandoned."""
 
 
 def _aware(when: datetime) -> datetime:
@@ -205,17 +211,22 @@ class Service:
         *,
         finished_ttl: float = FINISHED_TTL,
         abandon_after: float = ABANDON_AFTER,
+        unplayed_after: float = UNPLAYED_AFTER,
     ) -> None:
         self.engine = engine
         self.bot_delay = bot_delay
         self.finished_ttl = finished_ttl
         self.abandon_after = abandon_after
+        self.unplayed_after = unplayed_after
+        self.tables = TableQueue()
+        """Solver tables, prepared one at a time (bots wait for theirs; hints say 'preparing' meanwhile)."""
         self.rooms: dict[str, Room] = {}
         self.listeners: list[Listener] = []
         self.writer = EventWriter(engine)
 
     def close(self) -> None:
         """Finish the pending writes and stop the writer thread."""
+        self.tables.close()
         self.writer.stop()
 
     # -- loading ---------------------------------------------------------------------------------
@@ -486,13 +497,18 @@ class Service:
             target.token_hash = digest
         return target.seat, token
 
-    async def lobby(self) -> list[dict[str, Any]]:
-        """Open rooms: unfinished, with a free human seat, newest first (read in a thread)."""
-        return await asyncio.to_thread(self._lobby)
+    async def lobby(self, limit: int = 50, include: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+        """Open rooms: unfinished, with a free human seat, newest first (read in a thread).
 
-    def _lobby(self) -> list[dict[str, Any]]:
+        Args:
+            limit: rows at most, besides the rooms of ``include``.
+            include: codes of rooms listed (if open) however old they are (rooms with players present).
+        """
+        return await asyncio.to_thread(self._lobby, limit, include)
+
+    def _lobby(self, limit: int = 50, include: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
         with Session(self.engine) as session:
-            rows = session.execute(
+            query = (
                 select(GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
                 .join(SeatRow, SeatRow.game_id == GameRow.id)
                 .where(
@@ -503,8 +519,13 @@ class Service:
                 )
                 .group_by(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
                 .order_by(GameRow.created_at.desc())
-                .limit(50)
-            ).all()
+            )
+            rows = list(session.execute(query.limit(limit)).all())
+            if include:
+                listed = {r.code for r in rows}
+                wanted = [c for c in include if c not in listed][:limit]
+                if wanted:
+                    rows.extend(session.execute(query.where(GameRow.code.in_(wanted))).all())
         return [{"code": r.code, "rules": r.rules, "keeper": r.keeper} for r in rows]
 
     async def rematch(self, code: str, token: str | None) -> Room:
@@ -635,8 +656,22 @@ class Service:
         state, seq = room.state, room.seq
         if state.is_terminal or state.is_chance_node or seat != state.current_player:
             raise ActError("not_your_turn", "hints are for the player to act")
+        if not self.tables.ready(state.rules):
+            # The table comes through the queue (one build at a time). A load from disk is quick: wait for it
+            # a moment; a build takes longer: answer 'preparing' and the page asks again shortly.
+            with contextlib.suppress(PaschError, TimeoutError):  # a full queue: the next ask queues it
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.tables.request(state.rules))), HINT_WAIT)
+            if not self.tables.ready(state.rules):
+                return {
+                    "type": "hint",
+                    "seq": seq,
+                    "status": "preparing",
+                    "suggest": None,
+                    "exact": False,
+                    "options": [],
+                }
         out = await asyncio.to_thread(compute_hint, state)
-        return {"type": "hint", "seq": seq, **out}
+        return {"type": "hint", "seq": seq, "status": "ready", **out}
 
     # -- cleanup --------------------------------------------------------------------------------
     async def sweep(self, now: datetime | None = None) -> dict[str, list[str]]:
@@ -663,8 +698,10 @@ class Service:
             idle = (now - room.last_active).total_seconds()
             if room.status != "playing" and idle >= self.finished_ttl:
                 dropped.append(code)
-            elif room.status == "playing" and idle >= self.abandon_after:
-                cutoff = now - timedelta(seconds=self.abandon_after)
+            elif room.status == "playing" and (
+                idle >= self.abandon_after or (room.seq == 0 and idle >= self.unplayed_after)
+            ):
+                cutoff = now - timedelta(seconds=min(idle, self.abandon_after))
                 if await asyncio.to_thread(self._abandon, room.id, cutoff, now):
                     room.status = "abandoned"
                     abandoned.append(code)
@@ -707,6 +744,8 @@ class Service:
                 return False  # a conflict: the room was reloaded; look again
             return True
 
+        # The bots' solver table comes through the queue (one build at a time), waited for without a thread.
+        await self.tables.ensure(self.room(code).state.rules)
         # The room is looked up afresh each time: a conflict may have reloaded it meanwhile.
         await play_bots(lambda: self.room(code).match.bot_turn(), apply, delay=self.bot_delay)
 

@@ -1,0 +1,109 @@
+"""The server's solver tables: one build at a time, in a queue, off the shared worker threads.
+
+A room with an optimal bot and a hint both need the exact table of their rule set. Loading one from disk
+takes a fraction of a second, but building a new variant (every ``+bonus=N`` is one) takes seconds and
+megabytes. If each room built its own in the event loop's worker threads, a few variant rooms would hold
+every worker (room creation and database reads wait on the same pool) and memory would grow with every
+variant. So the server prepares tables in ONE dedicated thread, first come first served: a bot waits (in
+the event loop, holding no thread) until its table is ready, and a hint asked for meanwhile answers at once
+with ``status: "preparing"``. The tables in memory are bounded by :func:`pasch.solver.set_shared_budget`
+(least recently used first); a table evicted and needed again is loaded again from disk through the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+
+from pasch.errors import PaschError
+from pasch.rules import GameKind, RuleSet
+from pasch.solver import is_shared, shared_solver
+
+__all__ = ["TableQueue"]
+
+LOG = logging.getLogger("pasch.web")
+
+
+def _solvable(rules: RuleSet) -> bool:
+    """Whether the exact solver may handle these rules (one column; the solver itself has the last word)."""
+    return rules.kind is GameKind.SHEET and rules.n_columns == 1
+
+
+class TableQueue:
+    """Prepares solver tables one at a time in a dedicated thread; asking for a queued table joins its entry.
+
+    Args:
+        max_pending: tables waiting at most; a request beyond is refused with :class:`PaschError` until the
+            queue shortens (every open room needs at most one).
+    """
+
+    def __init__(self, max_pending: int = 64) -> None:
+        self.max_pending = max_pending
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pasch-tables")
+        self._pending: dict[str, concurrent.futures.Future[bool]] = {}
+        self._unsupported: set[str] = set()
+        self._guard = threading.Lock()
+        self.built = 0
+        """Tables prepared so far (loaded or built)."""
+
+    def ready(self, rules: RuleSet) -> bool:
+        """Whether asking for this table now would not wait (in memory, or no exact table applies)."""
+        if not _solvable(rules) or rules.id in self._unsupported:
+            return True
+        return is_shared(rules)
+
+    def pending(self) -> int:
+        """Tables queued or being prepared now."""
+        with self._guard:
+            return len(self._pending)
+
+    def request(self, rules: RuleSet) -> concurrent.futures.Future[bool]:
+        """Queue the table of ``rules`` (or join its queued entry); the future's value says whether an exact
+        table exists for these rules.
+
+        Raises:
+            PaschError: the queue is full.
+        """
+        with self._guard:
+            got = self._pending.get(rules.id)
+            if got is not None:
+                return got
+            if len(self._pending) >= self.max_pending:
+                raise PaschError(f"{len(self._pending)} solver tables are being prepared; try again in a moment")
+            future = self._pool.submit(self._prepare, rules)
+            self._pending[rules.id] = future
+        return future
+
+    def _prepare(self, rules: RuleSet) -> bool:
+        try:
+            shared_solver(rules)
+            self.built += 1
+            return True
+        except PaschError:  # the solver does not handle these rules: bots and hints use their own policy
+            self._unsupported.add(rules.id)
+            return False
+        except Exception:  # a failed build (disk full) is retried by the next request
+            LOG.exception("the solver table of %s could not be prepared", rules.id)
+            return False
+        finally:
+            with self._guard:
+                self._pending.pop(rules.id, None)
+
+    async def ensure(self, rules: RuleSet) -> None:
+        """Wait (without holding a worker thread) until the table of ``rules`` is in memory or known not to
+        apply; a full queue is waited out too."""
+        while not self.ready(rules):
+            try:
+                future = self.request(rules)
+            except PaschError:
+                await asyncio.sleep(1.0)
+                continue
+            await asyncio.wrap_future(future)
+            if not is_shared(rules):  # evicted at once by a later table (a tiny budget): no busy loop
+                return
+
+    def close(self) -> None:
+        """Stop preparing (queued tables are dropped; the one being built finishes)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
