@@ -167,6 +167,11 @@
     const out = $("hint-out");
     out.innerHTML = "";
     if (!app.state || m.seq !== app.state.seq) return;  // a hint for an older state
+    if (m.status === "preparing") {  // the server builds this rule set's table (one at a time): ask again
+      out.textContent = t("hint_preparing");
+      setTimeout(() => { if (app.state && app.state.seq === m.seq) send({ type: "hint" }); }, 2000);
+      return;
+    }
     const p = document.createElement("p");
     p.className = "suggest";
     p.textContent = t("suggest", { a: actionLabel(m.suggest) });
