@@ -28,6 +28,8 @@ HELP = {
     "lobby_size": "rows of the lobby (rooms with players present first, one row per creating address)",
     "table_memory_mb": "memory budget of the solver tables kept in memory, MB (least recently used go first; 0: "
     "count only)",
+    "message_rate": "websocket messages a second one connection may send on average (beyond: an error frame)",
+    "message_burst": "websocket messages one connection may send in a burst",
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
     "log": "a pasch-log JSON file (GET /api/rooms/CODE/log after the game)",
     "seed": "the revealed seed, if the log does not hold it",
@@ -69,6 +71,12 @@ def serve_cmd(
     table_memory_mb: Annotated[
         int, typer.Option("--table-memory-mb", min=0, max=1_000_000, metavar="MB", help=HELP["table_memory_mb"])
     ] = 64,
+    message_rate: Annotated[
+        float, typer.Option("--message-rate", min=0.1, max=1e9, metavar="N", help=HELP["message_rate"])
+    ] = 20.0,
+    message_burst: Annotated[
+        float, typer.Option("--message-burst", min=1.0, max=1e9, metavar="N", help=HELP["message_burst"])
+    ] = 40.0,
 ) -> None:
     """Run the web server until interrupted."""
     import uvicorn
@@ -91,6 +99,8 @@ def serve_cmd(
                 unplayed_minutes=unplayed_minutes,
                 lobby_size=lobby_size,
                 table_memory_mb=table_memory_mb,
+                message_rate=message_rate,
+                message_burst=message_burst,
             ),
         )
         # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame.

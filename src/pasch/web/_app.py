@@ -180,19 +180,21 @@ class RoomView(BaseModel):
 class Conn:
     """One websocket: its seat (None: spectator), outgoing queue and rate limiter."""
 
-    def __init__(self, ws: WebSocket, code: str) -> None:
+    def __init__(self, ws: WebSocket, code: str, rate: float = RATE, burst: float = BURST) -> None:
         self.ws = ws
         self.code = code
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
-        self.tokens = BURST
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
         self.stamp = time.monotonic()
         self.closed = False
 
     def allow(self) -> bool:
         """Token bucket: whether one more message is allowed now."""
         now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
@@ -576,7 +578,7 @@ def create_app(
             await ws.send_text(json.dumps(_error(exc.code, exc.message)))
             await ws.close(1013)  # try again later
             return
-        conn = Conn(ws, room.code)
+        conn = Conn(ws, room.code, limits.message_rate, limits.message_burst)
         conns.setdefault(room.code, set()).add(conn)
         room.watchers += 1
         room.last_active = datetime.now(UTC)
@@ -592,7 +594,7 @@ def create_app(
                     data = raw.get("bytes") or b""
                     text = data.decode("utf-8", "replace")
                 if not conn.allow():
-                    conn.send(_error("rate_limited", f"too many messages; at most {RATE:g} a second"))
+                    conn.send(_error("rate_limited", f"too many messages; at most {conn.rate:g} a second"))
                     continue
                 if len(text) > MAX_MESSAGE:
                     conn.send(_error("too_large", f"messages are at most {MAX_MESSAGE} bytes"))

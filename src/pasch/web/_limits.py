@@ -31,6 +31,9 @@ class Limits:
             connected to is abandoned.
         lobby_size: rows of the lobby.
         table_memory_mb: memory budget of the solver tables kept in memory (MB).
+        message_rate: websocket messages a second one connection may send on average (beyond: ``rate_limited``
+            error frames) ...
+        message_burst: ... with bursts of this many.
     """
 
     rooms_per_minute: int = 10
@@ -40,6 +43,8 @@ class Limits:
     unplayed_minutes: float = 15.0
     lobby_size: int = 50
     table_memory_mb: int = 64
+    message_rate: float = 20.0
+    message_burst: float = 40.0
 
     @classmethod
     def off(cls) -> Limits:
