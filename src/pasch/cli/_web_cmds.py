@@ -35,6 +35,7 @@ HELP = {
     "seed": "the revealed seed, if the log does not hold it",
     "commitment": "the commitment you saw before the first throw (64 hex digits); default: the log's own",
     "json": "print one JSON object",
+    "contribution": "the seed contribution your page made (64 hex digits; the page keeps it): it must be in the log",
 }
 
 
@@ -112,6 +113,9 @@ def verify_cmd(
     log: Annotated[Path, typer.Argument(metavar="LOG", help=HELP["log"])],
     seed: Annotated[str | None, typer.Option("--seed", help=HELP["seed"])] = None,
     commitment: Annotated[str | None, typer.Option("--commitment", metavar="HEX", help=HELP["commitment"])] = None,
+    contribution: Annotated[
+        str | None, typer.Option("--contribution", metavar="HEX", help=HELP["contribution"])
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=HELP["json"])] = False,
 ) -> None:
     """Say whether every throw of the log follows from the seed (and the seed from the commitment)."""
@@ -120,7 +124,7 @@ def verify_cmd(
 
     with guard():
         try:
-            report = verify(GameLog.load(log), seed=seed, commitment=commitment)
+            report = verify(GameLog.load(log), seed=seed, commitment=commitment, contribution=contribution)
         except typer.Exit:
             raise
         except Exception as exc:
@@ -134,6 +138,9 @@ def verify_cmd(
                 "commitment": report.commitment,
                 "commitment_source": report.commitment_source,
                 "seed": report.seed,
+                "dice": report.version,
+                "contributions": report.contributions,
+                "contribution_included": report.mine,
             }
         )
     else:
@@ -143,6 +150,10 @@ def verify_cmd(
         else:
             where = "the one you gave" if report.commitment_source == "given" else "the log's own"
             typer.echo(f"  commitment {report.commitment} ({where}); seed {report.seed}")
+        given = sum(1 for c in report.contributions if c)
+        typer.echo(f"  dice {report.version}; {given} player contribution(s) mixed in")
+        if report.mine is not None:
+            typer.echo(f"  your contribution is {'included' if report.mine else 'MISSING'}")
         for line in report.problems:
             typer.echo(f"  {line}")
     raise typer.Exit(0 if report.fair else 1)

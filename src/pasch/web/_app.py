@@ -553,6 +553,9 @@ def create_app(
             token = msg.get("token")
             new = await svc.rematch(room_code, token if isinstance(token, str) else None)
             conn.send({"type": "rematch", "id": ref, "code": new.code})
+        elif kind == "contribute":
+            contributions = await svc.contribute(room_code, conn.seat, msg.get("seed"))
+            conn.send({"type": "contributed", "id": ref, "seat": conn.seat, "contributions": contributions})
         elif kind == "state":
             conn.send({"type": "state", "id": ref, "room": room.info(), "state": state_view(room.state, room.seq)})
         else:

@@ -30,7 +30,7 @@ from pasch.engine import Action, GameLog, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import get as get_rules
 from pasch.storage import ABANDONED, BROKEN, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
-from pasch.web._fair import DiceStream, commitment_of, new_seed
+from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of, dice_stream, new_seed
 from pasch.web._hints import compute_hint
 from pasch.web._tables import TableQueue
 from pasch.web._view import ViewCache, rules_info, state_view
@@ -104,6 +104,11 @@ class Room:
     match: Match
     """The game in progress: state, log and the room's committed dice stream (:mod:`pasch.app`)."""
     status: str = "playing"
+    dice_version: str = DICE_V1
+    """How the throws follow from the seed (:mod:`pasch.web._fair`); rooms created now use version 2."""
+    contributions: list[str | None] = field(default_factory=list)
+    """Per seat, the seed contribution its page sent before the first throw (version 2), else None; the
+    room's dice stream reads this very list."""
     rematch_of: str | None = None
     rematch_code: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -156,6 +161,8 @@ class Room:
             "status": self.status,
             "commitment": self.commitment or None,
             "seed": self.seed if self.finished and self.seed else None,
+            "dice": self.dice_version if self.seed else None,
+            "contributions": list(self.contributions),
             "rematch_of": self.rematch_of,
             "rematch_code": self.rematch_code,
             "seats": [
@@ -173,6 +180,9 @@ class Room:
     def log(self) -> GameLog:
         """The game log; its meta holds the commitment, and the seed once the game is over."""
         meta: dict[str, Any] = {"room": self.code, "commitment": self.commitment or None}
+        if self.seed:
+            meta["dice"] = self.dice_version
+            meta["contributions"] = list(self.contributions)
         if self.finished and self.seed:
             meta["seed"] = self.seed
         return GameLog(
@@ -241,11 +251,17 @@ class Service:
             actions.append(ev.action)
             last = ev.created_at
         log = GameLog(row.rules, tuple(s.name for s in seats), tuple(actions), keeper=row.keeper)
+        meta = row.meta if isinstance(row.meta, dict) else {}
+        version = str(meta.get("dice") or DICE_V1)
+        raw = meta.get("contributions")
+        contributions: list[str | None] = [
+            c if isinstance(c, str) else None for c in (raw if isinstance(raw, list) else [None] * len(seats))
+        ]
         # The stream draws once per logged throw, so that it continues where the game stands.
         match = Match.from_log(
             log,
             [s.kind for s in seats],
-            dice=DiceStream(row.seed) if row.seed else None,
+            dice=dice_stream(row.seed, version, contributions) if row.seed else None,
             sync_dice=True,
             undo=False,
         )
@@ -260,6 +276,8 @@ class Service:
             seats=seats,
             match=match,
             status=row.status,
+            dice_version=version,
+            contributions=contributions,
             rematch_of=row.rematch_of,
             rematch_code=row.rematch_code,
             last_active=_aware(last),
@@ -381,6 +399,8 @@ class Service:
             raise ActError("bad_request", str(exc)) from None
         seed = "" if keeper else new_seed()
         commitment = commitment_of(seed) if seed else ""
+        contributions: list[str | None] = [None] * len(clean)
+        meta: dict[str, Any] = {"dice": DICE_V2, "contributions": contributions} if seed else {}
         tokens: dict[int, str] = {}
         hashes: list[str | None] = []
         for n, (_, kind) in enumerate(clean):
@@ -415,7 +435,7 @@ class Service:
                         commitment=commitment,
                         rematch_of=parent,
                         engine=__version__,
-                        meta={},
+                        meta=meta,
                         created_at=now,
                         updated_at=now,
                     )
@@ -452,10 +472,12 @@ class Service:
             match=Match.new(
                 rs,
                 [AppSeat(nm, k) for nm, k in clean],
-                dice=DiceStream(seed) if seed else None,
+                dice=dice_stream(seed, DICE_V2, contributions) if seed else None,
                 keeper=keeper,
                 undo=False,
             ),
+            dice_version=DICE_V2 if seed else DICE_V1,
+            contributions=contributions,
             rematch_of=rematch_of.code if rematch_of else None,
         )
         self.rooms[code] = room
@@ -496,6 +518,49 @@ class Service:
             target.claimed = True
             target.token_hash = digest
         return target.seat, token
+
+    async def contribute(self, code: str, seat: int | None, text: Any) -> list[str | None]:
+        """Record a seated player's seed contribution (32 random bytes from their page, as hex), mixed into
+        every throw of the game (docs/protocol.md, *Provably fair dice*); one per seat, before the first throw.
+
+        Returns:
+            The room's contributions, per seat.
+
+        Raises:
+            ActError: a spectator, a bot's seat, not 64 hex digits, a room without served dice or of dice
+                version 1, a seat that contributed another value already, or a throw happened already.
+        """
+        room = await self.get_room(code)
+        try:
+            value = check_contribution(text)
+        except PaschError as exc:
+            raise ActError("bad_message", str(exc)) from None
+        if seat is None:
+            raise ActError("spectator", "only a seated player contributes to the dice")
+        if room.dice_version != DICE_V2 or not room.seed:
+            raise ActError("no_contribution", "this room's dice take no contributions (a score keeper or older room)")
+        async with room.lock:
+            room = self.rooms.get(room.code, room)
+            if room.contributions[seat] == value:
+                return list(room.contributions)
+            if room.contributions[seat] is not None:
+                raise ActError("no_contribution", "this seat has contributed already")
+            if any(a.startswith("throw") for a in room.actions):
+                raise ActError("no_contribution", "the dice have been thrown already; contributions come before")
+            updated = [*room.contributions]
+            updated[seat] = value
+
+            def store() -> None:
+                with Session(self.engine) as session, session.begin():
+                    row = session.get(GameRow, room.id, with_for_update=True)
+                    if row is None:
+                        raise ActError("no_room", f"there is no room {room.code!r}")
+                    row.meta = {**(row.meta or {}), "dice": DICE_V2, "contributions": updated}
+
+            await asyncio.to_thread(store)
+            room.contributions[seat] = value  # the stream reads this list at its first throw
+            await self._emit(room, {"type": "fair", "contributions": list(room.contributions)})
+        return list(room.contributions)
 
     async def lobby(self, limit: int = 50, include: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
         """Open rooms: unfinished, with a free human seat, newest first (read in a thread).
@@ -735,6 +800,19 @@ class Service:
             return
         room.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(room.code))
 
+    async def _await_contributions(self, code: str) -> None:
+        """Before a bot's first throw, give the seated players' pages a moment to send their contributions
+        (up to five bot delays, at most 3 s): a bot that moves first would otherwise throw without them."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(3.0, 5 * self.bot_delay)
+        while loop.time() < deadline:
+            room = self.room(code)
+            if room.dice_version != DICE_V2 or any(a.startswith("throw") for a in room.actions):
+                return
+            if all(s.is_bot or not s.claimed or room.contributions[s.seat] is not None for s in room.seats):
+                return
+            await asyncio.sleep(0.1)
+
     async def _bot_loop(self, code: str) -> None:
         async def apply(turn: BotTurn, action: Action) -> bool:
             room = self.room(code)
@@ -744,6 +822,7 @@ class Service:
                 return False  # a conflict: the room was reloaded; look again
             return True
 
+        await self._await_contributions(code)
         # The bots' solver table comes through the queue (one build at a time), waited for without a thread.
         await self.tables.ensure(self.room(code).state.rules)
         # The room is looked up afresh each time: a conflict may have reloaded it meanwhile.

@@ -119,10 +119,13 @@
       app.room = m.room;
       if (m.type === "welcome" && m.seat !== undefined && (m.seat !== null || !token())) app.seat = m.seat;
       setState(m.state);
+      if (m.type === "welcome") contribute();
     } else if (m.type === "update") {
       setState(m.state);
     } else if (m.type === "seats") {
       if (app.room) { app.room.seats = m.seats; render(); }
+    } else if (m.type === "contributed" || m.type === "fair") {
+      if (app.room) { app.room.contributions = m.contributions; render(); }
     } else if (m.type === "hint") {
       renderHint(m);
     } else if (m.type === "rematch") {
@@ -133,6 +136,22 @@
       showError(I18N[lang][key] || I18N.en[key] ? t(key) : m.message);
       if (m.code === "hints_off" || m.code === "not_your_turn") $("hint-out").textContent = "";
     }
+  }
+
+  // Provably fair dice (docs/protocol.md): a seated page adds 32 random bytes of its own before the first
+  // throw; they are kept here so that `pasch verify --contribution HEX` can check they were mixed in.
+  function contribute() {
+    const room = app.room, seat = app.seat;
+    if (!room || seat === null || room.dice !== "pasch-dice-v2" || !room.contributions) return;
+    const key = "pasch:contribution:" + room.code;
+    let mine = localStorage.getItem(key);
+    if (room.contributions[seat] || !app.state || app.state.seq !== 0) return;
+    if (!mine) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      mine = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(key, mine);
+    }
+    send({ type: "contribute", seed: mine });
   }
 
   function setState(s) {
@@ -231,6 +250,10 @@
     const link = location.origin + "/r/" + room.code;
     $("share").textContent = t("share") + ": " + link;
     $("commitment").textContent = room.commitment || "—";
+    const mine = localStorage.getItem("pasch:contribution:" + room.code);
+    const included = mine && room.contributions && room.contributions.includes(mine);
+    $("contribution-line").hidden = !included;
+    $("contribution").textContent = included ? mine : "";
     // Status line: whose turn.
     const st = $("status");
     if (room.status === "abandoned") {
