@@ -19,9 +19,9 @@ from pasch.solver import clear_shared, is_shared, set_shared_budget, shared_nbyt
 from pasch.storage import GameRow, make_engine, migrate
 from pasch.web import Limits
 from pasch.web._limits import Limiter, LimitError
-from pasch.web._service import Service
+from pasch.web._service import ActError, Service
 
-from ._support import Client, Server
+from ._support import Client, Server, play
 
 
 def limited(tmp_path: Path, servers: list[Server], *extra: str) -> Server:
@@ -224,3 +224,47 @@ def test_serve_defaults_are_the_limits_defaults() -> None:
     defaults = Limits()
     for name in Limits.__dataclass_fields__:
         assert params[name].default == getattr(defaults, name), name
+
+
+def test_tokens_rotate_on_a_rematch_and_each_page_receives_its_own(server: Server) -> None:
+    created = server.create([{"name": "Ada"}, {"name": "Bob"}, {"name": "Robo", "kind": "bot:greedy"}])
+    code = created["code"]
+    bob_token = server.join(code)["token"]
+    ada, bob, watcher = Client(server, code, created["token"]), Client(server, code, bob_token), Client(server, code)
+    play({0: ada, 1: bob})
+    ada.send({"type": "rematch", "token": created["token"], "id": "r"})
+    mine = ada.recv_type("rematch")
+    new = mine["code"]
+    bobs = bob.recv_type("rematch")
+    seen = watcher.recv_type("rematch")
+    assert bobs["code"] == new == seen["code"] and "token" not in seen  # spectators get no token
+    assert mine["token"] and bobs["token"] and len({mine["token"], bobs["token"], created["token"], bob_token}) == 4
+    assert Client(server, new, mine["token"]).seat == 0 and Client(server, new, bobs["token"]).seat == 1
+    assert Client(server, new, created["token"]).seat is None and Client(server, new, bob_token).seat is None
+
+
+def test_tokens_expire_when_a_finished_room_is_left(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    migrate(engine)
+
+    async def scenario() -> None:
+        svc = Service(engine, bot_delay=0, finished_ttl=600)
+        svc.writer.start()
+        try:
+            room, tokens = await svc.create_room("yacht", [("Ada", "human")])
+            while not svc.rooms[room.code].finished:
+                thrown = await svc.act(room.code, 0, "roll")
+                best = max(thrown.view["options"], key=lambda o: (o["points"], -o["box"]))
+                await svc.act(room.code, 0, best["action"])
+            assert room.seat_of(tokens[0]) == 0
+            out = await svc.sweep(datetime.now(UTC) + timedelta(minutes=11))
+            assert out["dropped"] == [room.code]
+            again = await svc.get_room(room.code)  # reloaded from the database: over, verifiable, no tokens
+            assert again.finished and again.seat_of(tokens[0]) is None
+            with pytest.raises(ActError) as err:
+                await svc.rematch(room.code, tokens[0])
+            assert err.value.code == "bad_token"
+        finally:
+            svc.close()
+
+    asyncio.run(scenario())

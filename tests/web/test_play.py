@@ -102,10 +102,11 @@ def test_bot_seats_play_server_side_and_rematch(server: Server) -> None:
     assert status == 200
     again = server.request("POST", f"/api/rooms/{code}/rematch", {"token": created["token"]})[1]
     assert again["code"] == body["code"]  # idempotent
-    # The same token holds the same seat in the rematch.
-    ada2 = Client(server, body["code"], created["token"])
+    # Tokens rotate on a rematch: the answer's token holds the seat there, the old one does not.
+    ada2 = Client(server, body["code"], again["token"])
     assert ada2.seat == 0
     assert ada2.state["seq"] == 0
+    assert Client(server, body["code"], created["token"]).seat is None
 
 
 def test_lobby_lists_rooms_with_a_free_seat(server: Server) -> None:

@@ -145,10 +145,11 @@ class RematchRequest(BaseModel):
 
 
 class Rematch(BaseModel):
-    """The rematch room."""
+    """The rematch room and the asker's new seat token there (tokens rotate on a rematch)."""
 
     code: str
     link: str
+    token: str | None = Field(None, description="the asker's secret token in the new room")
 
 
 class LobbyEntry(BaseModel):
@@ -274,6 +275,13 @@ def create_app(
         return holder["service"]
 
     async def broadcast(room: Room, message: dict[str, Any]) -> None:
+        tokens = message.get("tokens") if message.get("type") == "rematch" else None
+        if isinstance(tokens, dict):  # a rematch's new tokens: each seat's connections get only their own
+            public = {k: v for k, v in message.items() if k != "tokens"}
+            for conn in conns.get(room.code, ()):
+                own = tokens.get(conn.seat) if conn.seat is not None else None
+                conn.send({**public, "token": own} if own else public)
+            return
         text = json.dumps(message, separators=(",", ":"))
         for conn in conns.get(room.code, ()):
             conn.send(text)
@@ -472,12 +480,13 @@ def create_app(
 
     @app.post("/api/rooms/{code}/rematch", tags=["rooms"], response_model=Rematch)
     async def rematch(code: str, body: RematchRequest) -> Rematch:
-        """After the game: a new room with the same rules and seats; every seat keeps its token."""
+        """After the game: a new room with the same rules and seats; every claimed seat gets a new token (the
+        asker's is in the answer; the others' pages receive theirs in the websocket's ``rematch`` message)."""
         try:
-            new = await service().rematch(code, body.token)
+            new, token = await service().rematch(code, body.token)
         except ActError as exc:
             raise http_error(exc) from None
-        return Rematch(code=new.code, link=link(new.code))
+        return Rematch(code=new.code, link=link(new.code), token=token)
 
     @app.get("/api/rooms/{code}/log", tags=["rooms"])
     async def room_log(code: str) -> Response:
@@ -551,8 +560,8 @@ def create_app(
             conn.send(out)
         elif kind == "rematch":
             token = msg.get("token")
-            new = await svc.rematch(room_code, token if isinstance(token, str) else None)
-            conn.send({"type": "rematch", "id": ref, "code": new.code})
+            new, own = await svc.rematch(room_code, token if isinstance(token, str) else None)
+            conn.send({"type": "rematch", "id": ref, "code": new.code, "token": own})
         elif kind == "contribute":
             contributions = await svc.contribute(room_code, conn.seat, msg.get("seed"))
             conn.send({"type": "contributed", "id": ref, "seat": conn.seat, "contributions": contributions})

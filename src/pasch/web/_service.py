@@ -36,7 +36,7 @@ from pasch.web._tables import TableQueue
 from pasch.web._view import ViewCache, rules_info, state_view
 from pasch.web._writer import Append, ConflictError, EventWriter
 
-__all__ = ["ActError", "Room", "Seat", "Service", "hash_token"]
+__all__ = ["ActError", "Room", "Seat", "Service", "hash_token", "rotate_tokens"]
 
 LOG = logging.getLogger("pasch.web")
 
@@ -66,6 +66,16 @@ class ActError(PaschError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def rotate_tokens(seats: list[Seat]) -> dict[int, str]:
+    """New secret tokens for the claimed human seats of a room (a rematch): by seat.
+
+    A rematch calls this so that a token never follows a seat from room to room: each seat's page receives
+    its new token (the rematch message, or the answer of its own rematch request), and a token that leaked
+    from an old game's page acts nowhere else.
+    """
+    return {s.seat: secrets.token_urlsafe(24) for s in seats if s.claimed and not s.is_bot and s.token_hash}
 
 
 def hash_token(token: str) -> str:
@@ -372,10 +382,12 @@ class Service:
             seats: (name, kind) per seat; kind ``human`` or ``bot:NAME``.
             hints: whether the hint panel is on.
             keeper: score-keeper room (the table enters real dice).
-            rematch_of: the finished room this one replays; its seats keep their tokens.
+            rematch_of: the finished room this one replays: each seat of it that was claimed gets a new token
+                (:func:`rotate_tokens`; the old ones do not act in the new room).
 
         Returns:
-            The room and the token of the first human seat (claimed for the creator), by seat.
+            The room and, by seat, the token of the first human seat (claimed for the creator), or in a rematch
+            the new token of every claimed seat.
 
         Raises:
             ActError: a bad rule set, seat kind or player list.
@@ -401,16 +413,12 @@ class Service:
         commitment = commitment_of(seed) if seed else ""
         contributions: list[str | None] = [None] * len(clean)
         meta: dict[str, Any] = {"dice": DICE_V2, "contributions": contributions} if seed else {}
-        tokens: dict[int, str] = {}
-        hashes: list[str | None] = []
-        for n, (_, kind) in enumerate(clean):
-            if rematch_of is not None:
-                hashes.append(rematch_of.seats[n].token_hash)
-            elif kind == "human" and not tokens:
-                tokens[n] = secrets.token_urlsafe(24)
-                hashes.append(hash_token(tokens[n]))
-            else:
-                hashes.append(None)
+        if rematch_of is not None:
+            tokens = rotate_tokens(rematch_of.seats)
+        else:
+            first = next((n for n, (_, kind) in enumerate(clean) if kind == "human"), None)
+            tokens = {} if first is None else {first: secrets.token_urlsafe(24)}
+        hashes: list[str | None] = [hash_token(tokens[n]) if n in tokens else None for n in range(len(clean))]
         parent = rematch_of.code if rematch_of else None
 
         def write_room() -> tuple[int, str]:
@@ -593,21 +601,31 @@ class Service:
                     rows.extend(session.execute(query.where(GameRow.code.in_(wanted))).all())
         return [{"code": r.code, "rules": r.rules, "keeper": r.keeper} for r in rows]
 
-    async def rematch(self, code: str, token: str | None) -> Room:
-        """A new room with the same rules and seats (same tokens), once the game is over; idempotent.
+    async def rematch(self, code: str, token: str | None) -> tuple[Room, str]:
+        """A new room with the same rules and seats once the game is over; idempotent.
+
+        Every claimed seat gets a new token (:func:`rotate_tokens`): the listeners receive them all in the
+        ``rematch`` message (``tokens`` by seat; each connection is handed only its own seat's), and the asker
+        gets theirs back. Asked again once the rematch exists, the asker's seat gets a fresh token of the new
+        room (the server keeps only hashes, so it cannot hand out the first one twice).
+
+        Returns:
+            The new room and the asker's token in it.
 
         Raises:
             ActError: no room, not a seat of it, or the game is not over.
         """
         room = await self.get_room(code)
         async with room.lock:
-            if room.seat_of(token) is None:
+            seat = room.seat_of(token)
+            if seat is None:
                 raise ActError("bad_token", "only a seated player can ask for a rematch")
             if not room.finished:
                 raise ActError("not_finished", "the game is not over yet")
             if room.rematch_code:
-                return await self.get_room(room.rematch_code)
-            new, _ = await self.create_room(
+                again = await self.get_room(room.rematch_code)
+                return again, await self._reissue(again, seat)
+            new, tokens = await self.create_room(
                 room.rules,
                 [(s.name, s.kind) for s in room.seats],
                 hints=room.hints,
@@ -615,9 +633,32 @@ class Service:
                 rematch_of=room,
             )
             room.rematch_code = new.code
-            await self._emit(room, {"type": "rematch", "code": new.code})
+            await self._emit(room, {"type": "rematch", "code": new.code, "tokens": tokens})
         self.schedule_bots(new)
-        return new
+        return new, tokens[seat]
+
+    async def _reissue(self, room: Room, seat: int) -> str:
+        """A fresh token for a claimed seat of ``room`` (the old one stops working)."""
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+
+        def store() -> None:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == seat).values(token_hash=digest)
+                )
+
+        async with room.lock:
+            await asyncio.to_thread(store)
+            room.seats[seat].token_hash = digest
+            room.seats[seat].claimed = True
+        return token
+
+    def _expire_tokens(self, room_ids: list[int]) -> None:
+        """Forget the token hashes of rooms that are over and left (their tokens act nowhere any more)."""
+        if room_ids:
+            with self.engine.begin() as conn:
+                conn.execute(update(SeatRow).where(SeatRow.game_id.in_(room_ids)).values(token_hash=None))
 
     # -- actions ---------------------------------------------------------------------------------
     async def act(
@@ -773,10 +814,14 @@ class Service:
                     dropped.append(code)
                 else:
                     room.last_active = now  # another process played it meanwhile: look again later
+        expired: list[int] = []
         for code in dropped:
             cached = self.rooms.get(code)
             if cached is not None and cached.watchers == 0 and not cached.lock.locked():
                 del self.rooms[code]
+                expired.append(cached.id)
+        # A room that is over (finished or abandoned) and that everyone left: its seat tokens expire.
+        await asyncio.to_thread(self._expire_tokens, expired)
         return {"dropped": dropped, "abandoned": abandoned}
 
     def _abandon(self, room_id: int, cutoff: datetime, now: datetime) -> bool:

@@ -129,6 +129,7 @@
     } else if (m.type === "hint") {
       renderHint(m);
     } else if (m.type === "rematch") {
+      if (m.token) localStorage.setItem("pasch:token:" + m.code, m.token);  // tokens rotate on a rematch
       if (app.room) app.room.rematch_code = m.code;
       render();
     } else if (m.type === "error") {
@@ -614,7 +615,7 @@
     const res = await fetch("/api/rooms/" + app.code + "/rematch", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: token() }) });
     const data = await res.json();
     if (!res.ok) return showError(data.detail && data.detail.message);
-    localStorage.setItem("pasch:token:" + data.code, token());
+    localStorage.setItem("pasch:token:" + data.code, data.token || token());
     location.assign("/r/" + data.code);
   };
   $("enter-form").onsubmit = (ev) => {
