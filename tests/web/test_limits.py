@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from pasch.cli._web_cmds import serve_cmd
@@ -128,6 +129,14 @@ def test_limiter_windows_and_release_with_a_fake_clock() -> None:
         limiter.check_create("x", lambda _c: True)
     now[0] = 60.0
     limiter.check_create("x", lambda _c: True)
+    # Admitted attempts count at once: concurrent requests cannot all pass before one is recorded.
+    racing = Limiter(Limits(rooms_per_minute=0, open_rooms=2))
+    racing.check_create("z", lambda _c: True)
+    racing.check_create("z", lambda _c: True)
+    with pytest.raises(LimitError):
+        racing.check_create("z", lambda _c: True)
+    racing.failed("z")
+    racing.check_create("z", lambda _c: True)
     conns = Limiter(Limits(conns_per_room=1, conns_per_address=0))
     conns.connect("x", "R")
     with pytest.raises(LimitError):
@@ -268,3 +277,19 @@ def test_tokens_expire_when_a_finished_room_is_left(tmp_path: Path) -> None:
             svc.close()
 
     asyncio.run(scenario())
+
+
+def test_a_connection_that_floods_on_while_refused_is_closed(server: Server) -> None:
+    created = server.create([{"name": "Ada"}, {"name": ""}])
+    flooder, player = Client(server, created["code"]), Client(server, created["code"], created["token"])
+    for _ in range(400):
+        flooder.send({"type": "ping"})
+    codes: list[str] = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            msg = flooder.recv(timeout=10)
+            codes.append(str(msg.get("code", msg["type"])))
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert codes[-1] == "flood" and "rate_limited" in codes and codes.count("pong") >= 40
+    player.send({"type": "ping", "id": "p"})
+    assert player.recv_type("pong")["id"] == "p"  # the room and its other connections go on

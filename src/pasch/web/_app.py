@@ -43,6 +43,8 @@ RATE = 20.0
 """Messages per second a connection may send on average ..."""
 BURST = 40.0
 """... with bursts of this many."""
+FLOOD = 5
+"""A connection that sends this many bursts' worth of messages in a row while refused is closed (code 1008)."""
 QUEUE = 512
 """Outgoing messages queued per connection; a client that falls this far behind is disconnected."""
 
@@ -189,6 +191,8 @@ class Conn:
         self.rate = rate
         self.burst = burst
         self.tokens = burst
+        self.refused = 0
+        """Messages refused in a row by the rate limit (a flood past ``FLOOD`` bursts closes the connection)."""
         self.stamp = time.monotonic()
         self.closed = False
 
@@ -199,7 +203,9 @@ class Conn:
         self.stamp = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
+            self.refused = 0
             return True
+        self.refused += 1
         return False
 
     def send(self, message: dict[str, Any] | str) -> None:
@@ -210,6 +216,13 @@ class Conn:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+    def send_close(self) -> None:
+        """Close the connection after the messages queued so far."""
+        if not self.closed:
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
@@ -437,7 +450,11 @@ def create_app(
                 body.rules, [(s.name, s.kind) for s in body.seats], hints=body.hints, keeper=body.keeper
             )
         except ActError as exc:
+            limiter.failed(client)
             raise http_error(exc) from None
+        except BaseException:
+            limiter.failed(client)
+            raise
         limiter.created(client, room.code)
         seat = next(iter(tokens), None)
         service().schedule_bots(room)
@@ -607,6 +624,12 @@ def create_app(
                     text = data.decode("utf-8", "replace")
                 if not conn.allow():
                     conn.send(_error("rate_limited", f"too many messages; at most {conn.rate:g} a second"))
+                    if conn.refused >= FLOOD * conn.burst:  # it does not back off: a flood, not a player
+                        conn.send(_error("flood", "too many messages refused in a row; the connection is closed"))
+                        conn.send_close()
+                        with contextlib.suppress(Exception):  # let the writer send the error and the close
+                            await asyncio.wait_for(asyncio.shield(writer), 2.0)
+                        break
                     continue
                 if len(text) > MAX_MESSAGE:
                     conn.send(_error("too_large", f"messages are at most {MAX_MESSAGE} bytes"))

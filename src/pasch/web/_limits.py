@@ -75,6 +75,7 @@ class Limiter:
         self.clock = clock
         self._created: dict[str, deque[float]] = {}
         self._rooms: dict[str, set[str]] = {}
+        self._pending: dict[str, int] = {}
         self.creator: dict[str, str] = {}
         """Room code -> the address that created it (rooms created since this process started)."""
         self._per_room: dict[str, int] = {}
@@ -84,7 +85,9 @@ class Limiter:
 
     # -- room creation ------------------------------------------------------------------------------
     def check_create(self, address: str, is_open: Callable[[str], bool]) -> None:
-        """Whether ``address`` may create a room now (call :meth:`created` once it did).
+        """Whether ``address`` may create a room now; if so the attempt is counted at once (so that concurrent
+        requests cannot all pass the check before any is recorded): call :meth:`created` once the room exists,
+        or :meth:`failed` if it was not made.
 
         Args:
             address: the client's address.
@@ -111,28 +114,41 @@ class Limiter:
                         wait,
                     )
         if lim.open_rooms > 0:
-            codes = self._rooms.get(address)
-            if codes is not None:
-                for code in [c for c in codes if not is_open(c)]:
-                    codes.discard(code)
-                    self.creator.pop(code, None)
-                if not codes:
-                    del self._rooms[address]
-                elif len(codes) >= lim.open_rooms:
-                    self.refused += 1
-                    raise LimitError(
-                        "too_many_rooms",
-                        f"{len(codes)} unfinished rooms were created from this address (at most {lim.open_rooms}); "
-                        "finish or leave one first",
-                        60,
-                    )
+            codes = self._rooms.get(address, set())
+            for code in [c for c in codes if not is_open(c)]:
+                codes.discard(code)
+                self.creator.pop(code, None)
+            if not codes:
+                self._rooms.pop(address, None)
+            held = len(codes) + self._pending.get(address, 0)
+            if held >= lim.open_rooms:
+                self.refused += 1
+                raise LimitError(
+                    "too_many_rooms",
+                    f"{held} unfinished rooms were created from this address (at most {lim.open_rooms}); "
+                    "finish or leave one first",
+                    60,
+                )
+        if lim.rooms_per_minute > 0:
+            self._created.setdefault(address, deque()).append(now)
+        self._pending[address] = self._pending.get(address, 0) + 1
 
     def created(self, address: str, code: str) -> None:
-        """Count a room ``address`` created."""
-        if self.limits.rooms_per_minute > 0:
-            self._created.setdefault(address, deque()).append(self.clock())
+        """The room an attempt admitted by :meth:`check_create` made."""
+        self._release(address)
         self._rooms.setdefault(address, set()).add(code)
         self.creator[code] = address
+
+    def failed(self, address: str) -> None:
+        """An attempt admitted by :meth:`check_create` made no room (it still counts for the rate)."""
+        self._release(address)
+
+    def _release(self, address: str) -> None:
+        left = self._pending.get(address, 0) - 1
+        if left > 0:
+            self._pending[address] = left
+        else:
+            self._pending.pop(address, None)
 
     def forget(self, codes: Iterable[str]) -> None:
         """Rooms that are over (finished, abandoned): they no longer count for anyone."""
