@@ -25,7 +25,9 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -73,6 +75,7 @@ class Figures:
     conns_ok: int = 0
     conns_refused: int = 0
     conns_failed: int = 0
+    conns_closed: int = 0
     join_frames: int = 0
     replies: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
@@ -137,11 +140,16 @@ async def abuse_connections(ws_url: str, code: str, count: int, seconds: float, 
 
                 reader = asyncio.get_running_loop().create_task(drain())
                 end = time.monotonic() + seconds
-                while time.monotonic() < end:
-                    await ws.send(frame)
-                    fig.join_frames += 1
-                    await asyncio.sleep(0.005)
-                reader.cancel()
+                try:
+                    while time.monotonic() < end:
+                        await ws.send(frame)
+                        fig.join_frames += 1
+                        await asyncio.sleep(0.005)
+                except websockets.ConnectionClosed:
+                    fig.conns_closed += 1  # the server closed it (a flood)
+                    return
+                finally:
+                    reader.cancel()
         except (OSError, websockets.WebSocketException, TimeoutError):
             fig.conns_failed += 1
 
@@ -155,7 +163,7 @@ def _choose(state: dict[str, Any]) -> str:
     return str(best["action"])
 
 
-async def player(url: str, ws_url: str, fig: Figures, stop: asyncio.Event) -> None:
+async def player(url: str, ws_url: str, fig: Figures, stop: Any) -> None:
     """An ordinary player: solo games one after another, every action timed until its ack."""
     transport = httpx.AsyncHTTPTransport(local_address=PLAYER)
     async with httpx.AsyncClient(transport=transport, timeout=30) as client:
@@ -191,6 +199,19 @@ async def player(url: str, ws_url: str, fig: Figures, stop: asyncio.Event) -> No
                     await asyncio.sleep(THINK)
 
 
+def _player_process(url: str, ws_url: str, stop: Any, out: Any) -> None:
+    """The player's process: plays until ``stop`` is set, then sends (latencies, errors, games) back."""
+    fig = Figures()
+
+    class Stop:
+        def is_set(self) -> bool:
+            return bool(stop.is_set())
+
+    with contextlib.suppress(Exception):
+        asyncio.run(player(url, ws_url, fig, Stop()))
+    out.send((fig.latencies, fig.player_errors, fig.games))
+
+
 async def run(args: argparse.Namespace) -> Figures:
     tmp = Path(tempfile.mkdtemp(prefix="pasch-abuse-"))
     port = _port()
@@ -216,7 +237,12 @@ async def run(args: argparse.Namespace) -> Figures:
                 await asyncio.sleep(0.2)
 
         sampler = asyncio.get_running_loop().create_task(sample())
-        playing = asyncio.get_running_loop().create_task(player(url, ws_url, fig, stop))
+        # The player runs in a process of its own: the abuser's frames must not delay it on the client side.
+        ctx = multiprocessing.get_context("spawn")
+        player_stop = ctx.Event()
+        receiver, sender = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_player_process, args=(url, ws_url, player_stop, sender), daemon=True)
+        proc.start()
         await asyncio.sleep(2.0)  # the player's baseline
 
         async def attack() -> None:
@@ -232,17 +258,25 @@ async def run(args: argparse.Namespace) -> Figures:
             await asyncio.wait_for(attack(), MAX_SECONDS)
         await asyncio.sleep(2.0)  # and after
         stop.set()
-        await asyncio.wait_for(asyncio.gather(sampler, playing, return_exceptions=True), 30)
+        player_stop.set()
+        await asyncio.wait_for(asyncio.gather(sampler, return_exceptions=True), 30)
+        if await asyncio.to_thread(receiver.poll, 60):
+            fig.latencies, fig.player_errors, fig.games = receiver.recv()
+        else:
+            fig.player_errors.append("the player process sent no figures")
+        proc.join(10)
     finally:
         server.terminate()
         try:
             server.wait(15)
         except subprocess.TimeoutExpired:
             server.kill()
+        log.close()
         text = (tmp / "server.log").read_text(errors="replace")
-        if "Traceback" in text:
+        if "Traceback" in text or "Exception" in text:
             print(text[-3000:], file=sys.stderr)
-            fig.player_errors.append("traceback in the server log")
+            fig.player_errors.append("an exception in the server log")
+        shutil.rmtree(tmp, ignore_errors=True)
     return fig
 
 
@@ -273,6 +307,7 @@ def main() -> None:
         ("  refused (status: count)", ", ".join(f"{k}: {v}" for k, v in sorted(fig.plain.items()) if k != 201)),
         ("connections asked / accepted", f"{args.connections} / {fig.conns_ok}"),
         ("  refused by a limit / failed", f"{fig.conns_refused} / {fig.conns_failed}"),
+        ("  closed by the server while spamming", str(fig.conns_closed)),
         ("join frames sent", str(fig.join_frames)),
         ("  replies (kind: count)", ", ".join(f"{k}: {v}" for k, v in fig.replies.most_common(5))),
         ("server RSS start / peak (MB)", f"{fig.rss[0] if fig.rss else float('nan'):.0f} / {peak:.0f}"),

@@ -64,7 +64,7 @@ def serve_cmd(
     ] = 32,
     conns_per_address: Annotated[
         int, typer.Option("--conns-per-address", min=0, max=1_000_000, help=HELP["conns_per_address"])
-    ] = 32,
+    ] = 16,
     unplayed_minutes: Annotated[
         float, typer.Option("--unplayed-minutes", min=0.1, max=1e6, metavar="MIN", help=HELP["unplayed_minutes"])
     ] = 15.0,

@@ -44,7 +44,9 @@ RATE = 20.0
 BURST = 40.0
 """... with bursts of this many."""
 FLOOD = 5
-"""A connection that sends this many bursts' worth of messages in a row while refused is closed (code 1008)."""
+"""A connection whose messages the rate limit refuses this many bursts' worth of times within ``FLOOD_WINDOW``
+seconds does not back off: it is closed (code 1008)."""
+FLOOD_WINDOW = 10.0
 QUEUE = 512
 """Outgoing messages queued per connection; a client that falls this far behind is disconnected."""
 
@@ -192,8 +194,9 @@ class Conn:
         self.burst = burst
         self.tokens = burst
         self.refused = 0
-        """Messages refused in a row by the rate limit (a flood past ``FLOOD`` bursts closes the connection)."""
+        """Messages refused by the rate limit in the current window (``FLOOD`` bursts' worth close it)."""
         self.stamp = time.monotonic()
+        self.window = self.stamp
         self.closed = False
 
     def allow(self) -> bool:
@@ -203,8 +206,9 @@ class Conn:
         self.stamp = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
-            self.refused = 0
             return True
+        if now - self.window > FLOOD_WINDOW:
+            self.window, self.refused = now, 0
         self.refused += 1
         return False
 
@@ -625,7 +629,7 @@ def create_app(
                 if not conn.allow():
                     conn.send(_error("rate_limited", f"too many messages; at most {conn.rate:g} a second"))
                     if conn.refused >= FLOOD * conn.burst:  # it does not back off: a flood, not a player
-                        conn.send(_error("flood", "too many messages refused in a row; the connection is closed"))
+                        conn.send(_error("flood", "too many messages refused; the connection is closed"))
                         conn.send_close()
                         with contextlib.suppress(Exception):  # let the writer send the error and the close
                             await asyncio.wait_for(asyncio.shield(writer), 2.0)

@@ -39,7 +39,7 @@ class Limits:
     rooms_per_minute: int = 10
     open_rooms: int = 20
     conns_per_room: int = 32
-    conns_per_address: int = 32
+    conns_per_address: int = 16
     unplayed_minutes: float = 15.0
     lobby_size: int = 50
     table_memory_mb: int = 64
