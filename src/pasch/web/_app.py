@@ -11,7 +11,7 @@ import contextlib
 import gc
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,7 +23,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, Field
+from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pasch import __version__
 from pasch.rules import BASES
@@ -245,6 +247,46 @@ class Conn:
                 return
 
 
+class Guard:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response (the CSP not on ``/docs``), and
+    ``POST /api/rooms`` refused with 429 before the application parses it when its address is over a limit.
+    """
+
+    def __init__(self, app: ASGIApp, limiter: Limiter, is_open: Callable[[str], bool]) -> None:
+        self.app = app
+        self.limiter = limiter
+        self.is_open = is_open
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        if scope.get("method") == "POST" and path.rstrip("/") == "/api/rooms":
+            client = scope.get("client")
+            try:
+                self.limiter.check_create(client[0] if client else "?", self.is_open, reserve=False)
+            except LimitError as exc:
+                body = json.dumps({"detail": {"code": exc.code, "message": exc.message}}).encode()
+                headers = [(b"content-type", b"application/json"), (b"retry-after", str(exc.retry_after).encode())]
+                headers += [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                await send({"type": "http.response.start", "status": 429, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+                return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    if name == "Content-Security-Policy" and path == "/docs":
+                        continue  # the documentation page loads Swagger UI from its CDN (off unless --api-docs)
+                    if name not in headers:
+                        headers.append(name, value)
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if ref is not None:
@@ -323,6 +365,7 @@ def create_app(
         svc.listeners.append(broadcast)
         holder["service"] = svc
         svc.writer.start()
+        svc.tables.warm_up()
         for code in svc.resume_all():
             svc.schedule_bots(svc.rooms[code])
         # Everything loaded so far (modules, rule tables, resumed rooms) lives as long as the process: keep it
@@ -357,14 +400,13 @@ def create_app(
     )
     origins = {o.rstrip("/").lower() for o in allowed_origins}
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        for name, value in SECURITY_HEADERS.items():
-            if name == "Content-Security-Policy" and request.url.path == "/docs":
-                continue  # the documentation page loads Swagger UI from its CDN (off unless --api-docs)
-            response.headers.setdefault(name, value)
-        return response
+    def is_open(code: str) -> bool:
+        room = holder["service"].rooms.get(code) if "service" in holder else None
+        return room is not None and room.status == "playing"
+
+    # A plain ASGI middleware (cheaper per request than a BaseHTTPMiddleware): the security headers on every
+    # response, and a room-creation request over its address's limit answered 429 before its body is parsed.
+    app.add_middleware(Guard, limiter=limiter, is_open=is_open)
 
     def origin_allowed(ws: WebSocket) -> bool:
         """A browser's page may connect from the server's own origin or an allowed one; clients that send no
@@ -421,10 +463,6 @@ def create_app(
 
     def address(request: Request | WebSocket) -> str:
         return request.client.host if request.client is not None else "?"
-
-    def is_open(code: str) -> bool:
-        room = service().rooms.get(code)
-        return room is not None and room.status == "playing"
 
     @app.exception_handler(LimitError)
     async def over_limit(_request: Request, exc: LimitError) -> JSONResponse:

@@ -84,7 +84,7 @@ class Limiter:
         """Requests refused so far (all limits together)."""
 
     # -- room creation ------------------------------------------------------------------------------
-    def check_create(self, address: str, is_open: Callable[[str], bool]) -> None:
+    def check_create(self, address: str, is_open: Callable[[str], bool], *, reserve: bool = True) -> None:
         """Whether ``address`` may create a room now; if so the attempt is counted at once (so that concurrent
         requests cannot all pass the check before any is recorded): call :meth:`created` once the room exists,
         or :meth:`failed` if it was not made.
@@ -92,6 +92,7 @@ class Limiter:
         Args:
             address: the client's address.
             is_open: whether a room (by code) is still unfinished.
+            reserve: count the attempt (False: only look, for an early refusal).
 
         Raises:
             LimitError: over the creation rate or the open-room limit.
@@ -129,6 +130,8 @@ class Limiter:
                     "finish or leave one first",
                     60,
                 )
+        if not reserve:
+            return
         if lim.rooms_per_minute > 0:
             self._created.setdefault(address, deque()).append(now)
         self._pending[address] = self._pending.get(address, 0) + 1

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
+import os
 import threading
 
 from pasch.errors import PaschError
 from pasch.rules import GameKind, RuleSet
-from pasch.solver import is_shared, shared_solver
+from pasch.solver import is_shared, shared_solver, warm_up
 
 __all__ = ["TableQueue"]
 
@@ -29,6 +31,20 @@ LOG = logging.getLogger("pasch.web")
 def _solvable(rules: RuleSet) -> bool:
     """Whether the exact solver may handle these rules (one column; the solver itself has the last word)."""
     return rules.kind is GameKind.SHEET and rules.n_columns == 1
+
+
+def _lower_priority() -> None:
+    """Run the table thread at a lower CPU priority (Linux: a thread is a task with its own nice value), so
+    that a build on a busy machine takes its time from the builds, not from the players' requests."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+
+
+def _warm_up() -> None:
+    try:
+        warm_up(("build", "options", "best"))
+    except Exception:  # only a missed speed-up: the first table compiles them instead
+        LOG.exception("the solver kernels could not be warmed up")
 
 
 class TableQueue:
@@ -41,12 +57,20 @@ class TableQueue:
 
     def __init__(self, max_pending: int = 64) -> None:
         self.max_pending = max_pending
-        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pasch-tables")
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="pasch-tables", initializer=_lower_priority
+        )
         self._pending: dict[str, concurrent.futures.Future[bool]] = {}
         self._unsupported: set[str] = set()
         self._guard = threading.Lock()
         self.built = 0
         """Tables prepared so far (loaded or built)."""
+
+    def warm_up(self) -> concurrent.futures.Future[None]:
+        """Load the solver's compiled kernels in the table thread, first in the queue (at server start): the
+        first table a room needs would otherwise pay for it, holding the interpreter for about a second while
+        players wait."""
+        return self._pool.submit(_warm_up)
 
     def ready(self, rules: RuleSet) -> bool:
         """Whether asking for this table now would not wait (in memory, or no exact table applies)."""
