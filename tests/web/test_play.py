@@ -91,8 +91,12 @@ def test_bot_seats_play_server_side_and_rematch(server: Server) -> None:
     created = server.create([{"name": "Ada"}, {"name": "Robo", "kind": "bot:greedy"}], hints=True)
     code = created["code"]
     ada = Client(server, code, created["token"])
-    ada.send({"type": "hint"})
-    hint = ada.recv_type("hint", "error")
+    for _ in range(60):  # a table being built first: the hint says 'preparing' and the page asks again
+        ada.send({"type": "hint"})
+        hint = ada.recv_type("hint", "error")
+        if hint.get("status") != "preparing":
+            break
+        time.sleep(1)
     assert hint["type"] == "hint" and hint["suggest"] == "roll"
     play({0: ada})
     assert ada.state["terminal"]

@@ -49,7 +49,10 @@ FINISHED_TTL = 600.0
 ABANDON_AFTER = 7 * 86400.0
 """Seconds without any action or connection after which an unfinished room is abandoned."""
 HINT_WAIT = 2.0
-"""Seconds a hint waits for its solver table before it answers ``status: "preparing"``."""
+"""Seconds a hint waits for a solver table being built before it answers ``status: "preparing"``."""
+HINT_WAIT_LOAD = 30.0
+"""Seconds a hint waits for a table that is only loaded from disk (in the queue: quick, unless builds are
+ahead of it)."""
 UNPLAYED_AFTER = 900.0
 """Seconds without a connection after which a room nobody ever played in (no event) is abandoned."""
 
@@ -766,7 +769,8 @@ class Service:
             # The table comes through the queue (one build at a time). A load from disk is quick: wait for it
             # a moment; a build takes longer: answer 'preparing' and the page asks again shortly.
             with contextlib.suppress(PaschError, TimeoutError):  # a full queue: the next ask queues it
-                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.tables.request(state.rules))), HINT_WAIT)
+                wait = HINT_WAIT_LOAD if self.tables.on_disk(state.rules) else HINT_WAIT
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.tables.request(state.rules))), wait)
             if not self.tables.ready(state.rules):
                 return {
                     "type": "hint",

@@ -21,7 +21,7 @@ import threading
 
 from pasch.errors import PaschError
 from pasch.rules import GameKind, RuleSet
-from pasch.solver import is_shared, shared_solver, warm_up
+from pasch.solver import is_shared, shared_solver, table_path, warm_up
 
 __all__ = ["TableQueue"]
 
@@ -77,6 +77,12 @@ class TableQueue:
         if not _solvable(rules) or rules.id in self._unsupported:
             return True
         return is_shared(rules)
+
+    def on_disk(self, rules: RuleSet) -> bool:
+        """Whether the table of ``rules`` is in the cache directory (getting it is a load, not a build)."""
+        with contextlib.suppress(Exception):
+            return table_path(rules).is_file()
+        return False
 
     def pending(self) -> int:
         """Tables queued or being prepared now."""
