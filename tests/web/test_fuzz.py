@@ -25,7 +25,7 @@ from ._support import NO_LIMITS, Client, Server, choose
 FUZZ_ARGS = (*NO_LIMITS, "--message-rate", "1000000", "--message-burst", "1000000")
 """The fuzzers send far faster than a person: the per-connection message rate is lifted (nothing else)."""
 
-TYPES = ["ping", "join", "act", "hint", "rematch", "state", "", "JOIN", "welcome", "update", "error"]
+TYPES = ["ping", "join", "act", "hint", "rematch", "state", "contribute", "", "JOIN", "welcome", "update", "error"]
 ACTIONS = [
     "roll",
     "keep",
@@ -152,6 +152,7 @@ def messages(draw: st.DrawFn) -> dict[str, Any]:
         ("action", st.sampled_from(ACTIONS) | any_text | json_value),
         ("token", st.none() | any_text | st.integers()),
         ("seat", st.integers(-3, 10) | json_leaf),
+        ("seed", st.binary(min_size=32, max_size=32).map(bytes.hex) | any_text | json_leaf),
         ("extra", json_value),
     ):
         if draw(st.booleans()):
