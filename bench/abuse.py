@@ -7,9 +7,11 @@ limits of ``pasch serve``, a temp SQLite file, a temp solver cache), then at the
   limits see it apart from the player), asks for 1,000 rooms of *different* rule variants (``yacht+bonus=N``
   with two optimal bots: each would need its own solver table), then 3,000 ordinary rooms, then opens 800
   websocket connections to one room and makes each send ``join`` frames as fast as it can for a few seconds;
-- the **player**, from 127.0.0.1, plays solo games throughout and times every action (send ``act`` -> its
-  ``ack``).
+- the **player**, from 127.0.0.1, in a process of its own, plays solo games throughout and times every
+  action (send ``act`` -> its ``ack``).
 
+The abuser's process runs at ``--abuser-nice`` (10): on loopback it shares the machine's CPU with the server
+and the player, which an attacker elsewhere would not; it still sends everything as fast as it can.
 It samples the server's resident memory (``/proc/PID/status``) every 0.2 s and prints a table: what the
 abuser got (created / refused per status), the connections accepted and refused, the join frames sent, the
 server's peak RSS against the stated bound, and the player's p50 / p99 / max action latency against 100 ms.
@@ -79,6 +81,10 @@ class Figures:
     join_frames: int = 0
     replies: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
+    stamps: list[float] = field(default_factory=list)
+    """When each of the player's actions was acknowledged (epoch seconds)."""
+    phases: list[tuple[float, str]] = field(default_factory=list)
+    """When each phase of the abuse began (epoch seconds)."""
     player_errors: list[str] = field(default_factory=list)
     games: int = 0
     rss: list[float] = field(default_factory=list)
@@ -189,6 +195,7 @@ async def player(url: str, ws_url: str, fig: Figures, stop: Any) -> None:
                         msg = json.loads(await ws.recv())
                         if msg["type"] in ("ack", "error"):
                             fig.latencies.append(time.perf_counter() - t0)
+                            fig.stamps.append(time.time())
                             if msg["type"] == "error":
                                 fig.player_errors.append(msg["code"])
                         if msg["type"] == "update":
@@ -209,7 +216,7 @@ def _player_process(url: str, ws_url: str, stop: Any, out: Any) -> None:
 
     with contextlib.suppress(Exception):
         asyncio.run(player(url, ws_url, fig, Stop()))
-    out.send((fig.latencies, fig.player_errors, fig.games))
+    out.send((fig.latencies, fig.stamps, fig.player_errors, fig.games))
 
 
 async def run(args: argparse.Namespace) -> Figures:
@@ -243,10 +250,16 @@ async def run(args: argparse.Namespace) -> Figures:
         receiver, sender = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_player_process, args=(url, ws_url, player_stop, sender), daemon=True)
         proc.start()
+        # The abuser (this process, from here on) yields the CPU to the server and the player: on loopback it
+        # shares their CPU, which an attacker on another machine would not; its requests are sent all the same.
+        with contextlib.suppress(OSError):
+            os.nice(args.abuser_nice)
         await asyncio.sleep(2.0)  # the player's baseline
 
         async def attack() -> None:
+            fig.phases.append((time.time(), "rooms"))
             code = await abuse_rooms(url, args.variants, args.creations, fig, stop)
+            fig.phases.append((time.time(), "connections"))
             if code is None:  # every room refused: attack the lobby's first room instead
                 async with httpx.AsyncClient(timeout=30) as c:
                     rows = (await c.get(f"{url}/api/rooms")).json()
@@ -256,12 +269,13 @@ async def run(args: argparse.Namespace) -> Figures:
 
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(attack(), MAX_SECONDS)
+        fig.phases.append((time.time(), "after"))
         await asyncio.sleep(2.0)  # and after
         stop.set()
         player_stop.set()
         await asyncio.wait_for(asyncio.gather(sampler, return_exceptions=True), 30)
         if await asyncio.to_thread(receiver.poll, 60):
-            fig.latencies, fig.player_errors, fig.games = receiver.recv()
+            fig.latencies, fig.stamps, fig.player_errors, fig.games = receiver.recv()
         else:
             fig.player_errors.append("the player process sent no figures")
         proc.join(10)
@@ -288,11 +302,13 @@ def main() -> None:
     parser.add_argument("--spam-seconds", type=float, default=8.0, help="seconds each connection spams joins")
     parser.add_argument("--rss-bound-mb", type=float, default=400.0, help="the server's stated memory bound")
     parser.add_argument("--p99-bound-ms", type=float, default=100.0, help="the player's stated p99 bound")
+    parser.add_argument("--abuser-nice", type=int, default=10, help="niceness of the abuser's process (0-19)")
     parser.add_argument("serve_args", nargs="*", help="extra 'pasch serve' options after --")
     args = parser.parse_args()
     if not (0 <= args.variants <= 5000 and 0 <= args.creations <= 10_000 and 0 <= args.connections <= 2000):
         parser.error("the counts are bounded: --variants <= 5000, --creations <= 10000, --connections <= 2000")
     args.spam_seconds = min(max(args.spam_seconds, 0.0), 60.0)
+    args.abuser_nice = min(max(args.abuser_nice, 0), 19)
     t0 = time.monotonic()
     fig = asyncio.run(run(args))
     wall = time.monotonic() - t0
@@ -318,6 +334,18 @@ def main() -> None:
         ("player errors", ", ".join(fig.player_errors[:5]) or "none"),
         ("wall time (s)", f"{wall:.1f}"),
     ]
+    worst = sorted(zip(fig.latencies, fig.stamps, strict=False), reverse=True)[:3]
+    start = fig.phases[0][0] if fig.phases else 0.0
+
+    def phase_at(when: float) -> str:
+        return next((name for t, name in reversed(fig.phases) if t <= when), "before")
+
+    rows.append(
+        (
+            "player's 3 slowest (ms @ s, phase)",
+            "; ".join(f"{lt * 1000:.0f} @ {st - start:+.1f} {phase_at(st)}" for lt, st in worst),
+        )
+    )
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k:<{width}}  {v}")
