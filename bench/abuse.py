@@ -47,8 +47,8 @@ import websockets
 
 ABUSER = "127.0.0.2"
 PLAYER = "127.0.0.1"
-THINK = 0.2
-"""The player's pause between actions (a fast player; a game takes about 8 s, under the creation limit)."""
+THINK = 0.3
+"""The player's pause between actions (a fast player; a game takes about 9 s, under the creation limit)."""
 MAX_SECONDS = 600.0
 """The whole run stops after this many seconds, whatever is left."""
 
@@ -156,6 +156,11 @@ async def abuse_connections(ws_url: str, code: str, count: int, seconds: float, 
                     return
                 finally:
                     reader.cancel()
+        except websockets.InvalidStatus as exc:  # refused at the upgrade (429: a limit)
+            if exc.response.status_code == 429:
+                fig.conns_refused += 1
+            else:
+                fig.conns_failed += 1
         except (OSError, websockets.WebSocketException, TimeoutError):
             fig.conns_failed += 1
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from pasch.cli._web_cmds import serve_cmd
@@ -81,11 +81,17 @@ def test_connections_are_bounded_per_room_and_per_address(tmp_path: Path, server
     one = server.create([{"name": "Ada"}, {"name": ""}])["code"]
     two = server.create([{"name": "Bob"}, {"name": ""}])["code"]
     held = [Client(server, one) for _ in range(3)]
-    with connect(f"{server.ws}/ws/{one}", open_timeout=10) as ws:
-        assert '"too_many_connections"' in str(ws.recv(timeout=10))
+
+    def refused(code: str) -> None:
+        with pytest.raises(InvalidStatus) as err:
+            connect(f"{server.ws}/ws/{code}", open_timeout=10)
+        assert err.value.response.status_code == 429
+        assert int(err.value.response.headers["Retry-After"]) > 0
+        assert b"too_many_connections" in err.value.response.body
+
+    refused(one)
     held.append(Client(server, two))  # the 4th of the address, in another room
-    with connect(f"{server.ws}/ws/{two}", open_timeout=10) as ws:
-        assert '"too_many_connections"' in str(ws.recv(timeout=10))
+    refused(two)
     held.pop(0).close()
     deadline = 50
     while deadline:  # the server counts the closed connection down as soon as it sees the close
