@@ -135,18 +135,18 @@ def test_verify_command_prints_the_dice_version_and_the_contribution(
     ada = Client(server, created["code"], created["token"])
     mine = secrets.token_hex(32)
     ada.send({"type": "contribute", "seed": mine, "id": "c"})
-    reply = ada.recv_type("contributed", "error")
+    reply = ada.recv_type("contributed", "error", timeout=60)
     assert reply == {"type": "contributed", "id": "c", "seat": 0, "contributions": [mine, None]}
     for _ in range(400):
         state = ada.state
         if state["terminal"]:
             break
         if state["current"] != 0:
-            ada.wait_seq(state["seq"] + 1)
+            ada.wait_seq(state["seq"] + 1, timeout=60)  # the bot's move (a loaded machine may be slow)
             continue
         ack = ada.act("roll" if state["can_roll"] else max(state["options"], key=lambda o: o["points"])["action"])
         assert ack["type"] == "ack", ack
-        ada.wait_seq(ack["seq"])
+        ada.wait_seq(ack["seq"], timeout=60)
     assert ada.state["terminal"]
     status, log = server.request("GET", f"/api/rooms/{created['code']}/log")
     assert status == 200
