@@ -197,6 +197,8 @@ def main() -> None:
         env = dict(os.environ, PASCH_DATA_DIR=str(tmp))
         cmd = [sys.executable, "-c", "from pasch.cli import main; main()", "serve", "--host", "127.0.0.1"]
         cmd += ["--port", str(port), "--db", db, "--bot-delay", "0"]
+        # One address plays every room here: the per-address limits (bench/abuse.py measures them) are off.
+        cmd += ["--rooms-per-minute", "0", "--open-rooms", "0", "--conns-per-room", "0", "--conns-per-address", "0"]
         server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         http = f"http://127.0.0.1:{port}"
         for _ in range(300):

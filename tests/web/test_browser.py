@@ -140,6 +140,11 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
     ada.wait_for_selector("#over:not([hidden])")
     assert "Winner" in ada.inner_text("#status") or "Tie" in ada.inner_text("#status")
     wait_until(lambda: len((ada.text_content("#seed") or "").strip()) == 64)
+    # Both pages mixed 32 random bytes of their own into the dice before the first throw, and show them.
+    status, log = server.request("GET", "/api/rooms/" + ada.url.rstrip("/").split("/")[-1] + "/log")
+    contributions = log["meta"]["contributions"]
+    assert status == 200 and len(contributions) == 2 and all(len(c or "") == 64 for c in contributions)
+    assert {(p.text_content("#contribution") or "").strip() for p in (ada, bob)} == set(contributions)
     OUT.mkdir(exist_ok=True)
     path = OUT / "web-game.png"
     ada.screenshot(path=str(path), full_page=True)

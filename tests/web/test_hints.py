@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -13,8 +14,14 @@ from ._support import Client, Server
 
 
 def ask_hint(client: Client) -> dict[str, Any]:
-    client.send({"type": "hint", "id": "h"})
-    return client.recv_type("hint", "error", timeout=120)  # the first hint may load the solver's table
+    """Ask as the page does: while the table is being built the answer says 'preparing'; ask again."""
+    for _ in range(120):
+        client.send({"type": "hint", "id": "h"})
+        hint = client.recv_type("hint", "error", timeout=120)  # the first hint may load the solver's table
+        if hint.get("status") != "preparing":
+            return hint
+        time.sleep(1)
+    raise AssertionError("the hint's table was never ready")
 
 
 def test_hint_lists_every_option_with_the_solvers_exact_value(server: Server) -> None:

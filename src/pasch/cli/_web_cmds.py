@@ -20,14 +20,27 @@ HELP = {
     "allowed_origin": "another origin whose pages may connect (repeatable), e.g. https://dice.example.org",
     "api_docs": "serve the interactive API documentation at /docs (it loads Swagger UI from a CDN)",
     "abandon_days": "days of idleness after which an unfinished room is abandoned (its log is kept)",
+    "rooms_per_minute": "rooms one client address may create a minute (0: no limit; beyond: HTTP 429)",
+    "open_rooms": "unfinished rooms one client address may hold at once (0: no limit)",
+    "conns_per_room": "websocket connections to one room, players and spectators (0: no limit)",
+    "conns_per_address": "websocket connections from one client address (0: no limit)",
+    "unplayed_minutes": "minutes after which a room nobody played in and nobody is connected to is abandoned",
+    "lobby_size": "rows of the lobby (rooms with players present first, one row per creating address)",
+    "table_memory_mb": "memory budget of the solver tables kept in memory, MB (least recently used go first; 0: "
+    "count only)",
+    "message_rate": "websocket messages a second one connection may send on average (beyond: an error frame)",
+    "message_burst": "websocket messages one connection may send in a burst",
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
     "log": "a pasch-log JSON file (GET /api/rooms/CODE/log after the game)",
     "seed": "the revealed seed, if the log does not hold it",
     "commitment": "the commitment you saw before the first throw (64 hex digits); default: the log's own",
     "json": "print one JSON object",
+    "contribution": "the seed contribution your page made (64 hex digits; the page keeps it): it must be in the log",
 }
 
 
+# The defaults of the limits are pasch.web.Limits()'s (a test holds them equal; pasch.web is not imported here
+# so that every other command starts without loading the web stack).
 @app.command("serve", help=HELP["serve"])
 def serve_cmd(
     host: Annotated[str, typer.Option("--host", help=HELP["host"])] = "127.0.0.1",
@@ -42,11 +55,34 @@ def serve_cmd(
         list[str] | None, typer.Option("--allowed-origin", metavar="ORIGIN", help=HELP["allowed_origin"])
     ] = None,
     api_docs: Annotated[bool, typer.Option("--api-docs", help=HELP["api_docs"])] = False,
+    rooms_per_minute: Annotated[
+        int, typer.Option("--rooms-per-minute", min=0, max=100_000, help=HELP["rooms_per_minute"])
+    ] = 10,
+    open_rooms: Annotated[int, typer.Option("--open-rooms", min=0, max=1_000_000, help=HELP["open_rooms"])] = 20,
+    conns_per_room: Annotated[
+        int, typer.Option("--conns-per-room", min=0, max=1_000_000, help=HELP["conns_per_room"])
+    ] = 32,
+    conns_per_address: Annotated[
+        int, typer.Option("--conns-per-address", min=0, max=1_000_000, help=HELP["conns_per_address"])
+    ] = 16,
+    unplayed_minutes: Annotated[
+        float, typer.Option("--unplayed-minutes", min=0.1, max=1e6, metavar="MIN", help=HELP["unplayed_minutes"])
+    ] = 15.0,
+    lobby_size: Annotated[int, typer.Option("--lobby-size", min=1, max=10_000, help=HELP["lobby_size"])] = 50,
+    table_memory_mb: Annotated[
+        int, typer.Option("--table-memory-mb", min=0, max=1_000_000, metavar="MB", help=HELP["table_memory_mb"])
+    ] = 64,
+    message_rate: Annotated[
+        float, typer.Option("--message-rate", min=0.1, max=1e9, metavar="N", help=HELP["message_rate"])
+    ] = 20.0,
+    message_burst: Annotated[
+        float, typer.Option("--message-burst", min=1.0, max=1e9, metavar="N", help=HELP["message_burst"])
+    ] = 40.0,
 ) -> None:
     """Run the web server until interrupted."""
     import uvicorn
 
-    from pasch.web import create_app
+    from pasch.web import Limits, create_app
 
     with guard():
         web = create_app(
@@ -56,6 +92,17 @@ def serve_cmd(
             abandon_after=abandon_days * 86400.0,
             allowed_origins=tuple(allowed_origin or ()),
             api_docs=api_docs,
+            limits=Limits(
+                rooms_per_minute=rooms_per_minute,
+                open_rooms=open_rooms,
+                conns_per_room=conns_per_room,
+                conns_per_address=conns_per_address,
+                unplayed_minutes=unplayed_minutes,
+                lobby_size=lobby_size,
+                table_memory_mb=table_memory_mb,
+                message_rate=message_rate,
+                message_burst=message_burst,
+            ),
         )
         # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame.
         uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20)
@@ -66,6 +113,9 @@ def verify_cmd(
     log: Annotated[Path, typer.Argument(metavar="LOG", help=HELP["log"])],
     seed: Annotated[str | None, typer.Option("--seed", help=HELP["seed"])] = None,
     commitment: Annotated[str | None, typer.Option("--commitment", metavar="HEX", help=HELP["commitment"])] = None,
+    contribution: Annotated[
+        str | None, typer.Option("--contribution", metavar="HEX", help=HELP["contribution"])
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=HELP["json"])] = False,
 ) -> None:
     """Say whether every throw of the log follows from the seed (and the seed from the commitment)."""
@@ -74,7 +124,7 @@ def verify_cmd(
 
     with guard():
         try:
-            report = verify(GameLog.load(log), seed=seed, commitment=commitment)
+            report = verify(GameLog.load(log), seed=seed, commitment=commitment, contribution=contribution)
         except typer.Exit:
             raise
         except Exception as exc:
@@ -88,6 +138,9 @@ def verify_cmd(
                 "commitment": report.commitment,
                 "commitment_source": report.commitment_source,
                 "seed": report.seed,
+                "dice": report.version,
+                "contributions": report.contributions,
+                "contribution_included": report.mine,
             }
         )
     else:
@@ -97,6 +150,10 @@ def verify_cmd(
         else:
             where = "the one you gave" if report.commitment_source == "given" else "the log's own"
             typer.echo(f"  commitment {report.commitment} ({where}); seed {report.seed}")
+        given = sum(1 for c in report.contributions if c)
+        typer.echo(f"  dice {report.version}; {given} player contribution(s) mixed in")
+        if report.mine is not None:
+            typer.echo(f"  your contribution is {'included' if report.mine else 'MISSING'}")
         for line in report.problems:
             typer.echo(f"  {line}")
     raise typer.Exit(0 if report.fair else 1)

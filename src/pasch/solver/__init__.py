@@ -20,7 +20,7 @@ from typing import Any
 
 from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
-from pasch.solver._shared import clear_shared, shared_solver
+from pasch.solver._shared import clear_shared, is_shared, set_shared_budget, shared_nbytes, shared_solver
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, build_values, cache_dir, load_or_build, table_path
 
@@ -53,9 +53,12 @@ __all__ = [
     "cache_dir",
     "clear_shared",
     "compiled",
+    "is_shared",
     "kernels",
     "load_or_build",
     "prepare",
+    "set_shared_budget",
+    "shared_nbytes",
     "shared_solver",
     "slack_table",
     "solve",

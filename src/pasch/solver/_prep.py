@@ -18,7 +18,7 @@ Two facts about ``score_options`` keep this small, and the reference-solver test
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -208,6 +208,7 @@ class Tables(NamedTuple):
 
 
 _TABLES: dict[tuple[int, str], tuple[Prep, Tables]] = {}
+_MAX_TABLES = 64
 
 
 def tables(p: Prep, dtype: type[np.floating[Any]] | np.dtype[Any] = np.float32) -> Tables:
@@ -259,6 +260,8 @@ def tables(p: Prep, dtype: type[np.floating[Any]] | np.dtype[Any] = np.float32) 
         faces=p.faces,
     )
     _TABLES[key] = (p, t)
+    while len(_TABLES) > _MAX_TABLES:  # bounded like prepare's cache; the oldest record goes first
+        del _TABLES[next(iter(_TABLES))]
     return t
 
 
@@ -283,7 +286,7 @@ def _column(n: int, open_boxes: set[int], y: int, yclass: int) -> list[int | Non
     return scores
 
 
-@cache
+@lru_cache(maxsize=32)  # bounded: every rule-set parameter is a new key (a server sees many)
 def prepare(rules: RuleSet) -> Prep:
     """Derive the solver arrays of a single-column rule set (cached per rule set).
 

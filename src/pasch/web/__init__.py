@@ -8,5 +8,6 @@ from __future__ import annotations
 
 from pasch.web._app import MAX_MESSAGE, create_app
 from pasch.web._fair import DiceStream, FairReport, commitment_of, new_seed, verify
+from pasch.web._limits import Limits
 
-__all__ = ["MAX_MESSAGE", "DiceStream", "FairReport", "commitment_of", "create_app", "new_seed", "verify"]
+__all__ = ["MAX_MESSAGE", "DiceStream", "FairReport", "Limits", "commitment_of", "create_app", "new_seed", "verify"]

@@ -10,8 +10,9 @@ import asyncio
 import contextlib
 import gc
 import json
+import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,15 +24,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, Field
+from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pasch import __version__
 from pasch.errors import PaschError
 from pasch.rules import BASES
 from pasch.rules import get as get_rules
+from pasch.solver import set_shared_budget
 from pasch.storage import Repository
 from pasch.web._db import default_url, import_legacy_web, make_engine, migrate
 from pasch.web._end import end_report, move_list
+from pasch.web._limits import Limiter, LimitError, Limits
 from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, MAX_NAME, ActError, ActResult, Room, Service
 from pasch.web._view import rules_info, state_view
 
@@ -44,6 +49,12 @@ RATE = 20.0
 """Messages per second a connection may send on average ..."""
 BURST = 40.0
 """... with bursts of this many."""
+FLOOD = 5
+"""A connection whose messages the rate limit refuses this many bursts' worth of times within ``FLOOD_WINDOW``
+seconds does not back off: it is closed (code 1008)."""
+FLOOD_WINDOW = 10.0
+SWITCH_INTERVAL = 0.0005
+"""The GIL switch interval while the server runs (seconds; Python's default is 0.005)."""
 QUEUE = 512
 """Outgoing messages queued per connection; a client that falls this far behind is disconnected."""
 
@@ -150,12 +161,12 @@ class RematchRequest(BaseModel):
 
 
 class Rematch(BaseModel):
-    """The rematch room, and the asker's seat there with the token that plays it."""
+    """The rematch room, and the asker's seat there with its new token (tokens rotate on a rematch)."""
 
     code: str
     link: str
     seat: int | None = None
-    token: str | None = None
+    token: str | None = Field(None, description="the asker's secret token in the new room")
 
 
 class LobbyEntry(BaseModel):
@@ -190,25 +201,33 @@ class RoomView(BaseModel):
 class Conn:
     """One websocket: its seat (None: spectator), outgoing queue and rate limiter."""
 
-    def __init__(self, ws: WebSocket, code: str) -> None:
+    def __init__(self, ws: WebSocket, code: str, rate: float = RATE, burst: float = BURST) -> None:
         self.ws = ws
         self.code = code
         self.seat: int | None = None
         self.local: set[int] = set()
         """Further seats this connection's device plays (``join`` with ``tokens``): shown online."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
-        self.tokens = BURST
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.refused = 0
+        """Messages refused by the rate limit in the current window (``FLOOD`` bursts' worth close it)."""
         self.stamp = time.monotonic()
+        self.window = self.stamp
         self.closed = False
 
     def allow(self) -> bool:
         """Token bucket: whether one more message is allowed now."""
         now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
+        if now - self.window > FLOOD_WINDOW:
+            self.window, self.refused = now, 0
+        self.refused += 1
         return False
 
     def send(self, message: dict[str, Any] | str) -> None:
@@ -219,6 +238,13 @@ class Conn:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+    def send_close(self) -> None:
+        """Close the connection after the messages queued so far."""
+        if not self.closed:
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
@@ -235,6 +261,46 @@ class Conn:
                 await self.ws.send_text(text)
             except Exception:  # the peer went away; the reader ends the connection
                 return
+
+
+class Guard:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response (the CSP not on ``/docs``), and
+    ``POST /api/rooms`` refused with 429 before the application parses it when its address is over a limit.
+    """
+
+    def __init__(self, app: ASGIApp, limiter: Limiter, is_open: Callable[[str], bool]) -> None:
+        self.app = app
+        self.limiter = limiter
+        self.is_open = is_open
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        if scope.get("method") == "POST" and path.rstrip("/") == "/api/rooms":
+            client = scope.get("client")
+            try:
+                self.limiter.check_create(client[0] if client else "?", self.is_open, reserve=False)
+            except LimitError as exc:
+                body = json.dumps({"detail": {"code": exc.code, "message": exc.message}}).encode()
+                headers = [(b"content-type", b"application/json"), (b"retry-after", str(exc.retry_after).encode())]
+                headers += [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                await send({"type": "http.response.start", "status": 429, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+                return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    if name == "Content-Security-Policy" and path == "/docs":
+                        continue  # the documentation page loads Swagger UI from its CDN (off unless --api-docs)
+                    if name not in headers:
+                        headers.append(name, value)
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
@@ -254,6 +320,7 @@ def create_app(
     sweep_every: float = 60.0,
     allowed_origins: tuple[str, ...] = (),
     api_docs: bool = False,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The web application on the database ``db_url`` (default: pasch's SQLite file in the data directory).
 
@@ -270,7 +337,10 @@ def create_app(
         allowed_origins: origins (``https://dice.example.org``) whose pages may open a websocket besides the
             server's own (the ``Host`` the browser asked for); a browser on any other origin is refused.
         api_docs: serve the interactive API documentation at ``/docs`` (it loads its script from a CDN).
+        limits: the resource bounds per client address (default :class:`pasch.web.Limits` ()).
     """
+    limits = limits if limits is not None else Limits()
+    limiter = Limiter(limits)
     url = db_url or default_url()
     shared = db_url is None
     conns: dict[str, set[Conn]] = {}
@@ -282,6 +352,13 @@ def create_app(
         return holder["service"]
 
     async def broadcast(room: Room, message: dict[str, Any]) -> None:
+        tokens = message.get("tokens") if message.get("type") == "rematch" else None
+        if isinstance(tokens, dict):  # a rematch's new tokens: each seat's connections get only their own
+            public = {k: v for k, v in message.items() if k != "tokens"}
+            for conn in conns.get(room.code, ()):
+                own = tokens.get(conn.seat) if conn.seat is not None else None
+                conn.send({**public, "token": own} if own else public)
+            return
         text = json.dumps(message, separators=(",", ":"))
         for conn in conns.get(room.code, ()):
             conn.send(text)
@@ -291,15 +368,28 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Worker threads do CPU work in Python (a solver table's preparation, bots): with the default 5 ms GIL
+        # switch interval each of the event loop's many GIL hand-overs can wait that long, and a table being
+        # prepared stalled players' actions by ~100 ms (measured); 0.5 ms keeps that under ~10 ms.
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
         engine = make_engine(url)
         migrate(engine)
         if shared:
             import_legacy_web(engine)
-        svc = Service(engine, bot_delay=bot_delay, finished_ttl=finished_ttl, abandon_after=abandon_after)
+        svc = Service(
+            engine,
+            bot_delay=bot_delay,
+            finished_ttl=finished_ttl,
+            abandon_after=abandon_after,
+            unplayed_after=limits.unplayed_minutes * 60.0,
+        )
+        set_shared_budget(limits.table_memory_mb << 20 if limits.table_memory_mb > 0 else None)
         repos["repo"] = Repository(engine=engine)  # earlier games for the end of a game (schema migrated above)
         svc.listeners.append(broadcast)
         holder["service"] = svc
         svc.writer.start()
+        svc.tables.warm_up()
         for code in svc.resume_all():
             svc.schedule_bots(svc.rooms[code])
         # Everything loaded so far (modules, rule tables, resumed rooms) lives as long as the process: keep it
@@ -311,7 +401,8 @@ def create_app(
             while True:
                 await asyncio.sleep(sweep_every)
                 with contextlib.suppress(Exception):  # a failed sweep (database away) is retried next time
-                    await svc.sweep()
+                    swept = await svc.sweep()
+                    limiter.forget(swept["dropped"])
 
         sweeping = asyncio.get_running_loop().create_task(sweeper())
         yield
@@ -321,6 +412,7 @@ def create_app(
                 room.bot_task.cancel()
         svc.close()
         engine.dispose()
+        sys.setswitchinterval(switch)
 
     app = FastAPI(
         title="pasch serve",
@@ -333,14 +425,13 @@ def create_app(
     )
     origins = {o.rstrip("/").lower() for o in allowed_origins}
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        for name, value in SECURITY_HEADERS.items():
-            if name == "Content-Security-Policy" and request.url.path == "/docs":
-                continue  # the documentation page loads Swagger UI from its CDN (off unless --api-docs)
-            response.headers.setdefault(name, value)
-        return response
+    def is_open(code: str) -> bool:
+        room = holder["service"].rooms.get(code) if "service" in holder else None
+        return room is not None and room.status == "playing"
+
+    # A plain ASGI middleware (cheaper per request than a BaseHTTPMiddleware): the security headers on every
+    # response, and a room-creation request over its address's limit answered 429 before its body is parsed.
+    app.add_middleware(Guard, limiter=limiter, is_open=is_open)
 
     def origin_allowed(ws: WebSocket) -> bool:
         """A browser's page may connect from the server's own origin or an allowed one; clients that send no
@@ -395,9 +486,32 @@ def create_app(
         except Exception as exc:
             raise HTTPException(400, detail={"code": "bad_request", "message": str(exc)}) from None
 
-    @app.post("/api/rooms", tags=["rooms"], response_model=CreatedRoom, status_code=201)
-    async def create_room(body: CreateRoom) -> CreatedRoom:
-        """Create a room; the first human seat is the creator's (its token is in the answer)."""
+    def address(request: Request | WebSocket) -> str:
+        return request.client.host if request.client is not None else "?"
+
+    @app.exception_handler(LimitError)
+    async def over_limit(_request: Request, exc: LimitError) -> JSONResponse:
+        return JSONResponse(
+            {"detail": {"code": exc.code, "message": exc.message}},
+            status_code=429,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
+
+    @app.post(
+        "/api/rooms",
+        tags=["rooms"],
+        response_model=CreatedRoom,
+        status_code=201,
+        responses={429: {"description": "over a limit of rooms per address (see Retry-After)"}},
+    )
+    async def create_room(body: CreateRoom, request: Request) -> CreatedRoom:
+        """Create a room; the first human seat is the creator's (its token is in the answer).
+
+        One address may create ``--rooms-per-minute`` rooms a minute and hold ``--open-rooms`` unfinished
+        ones; beyond, HTTP 429 with ``Retry-After``.
+        """
+        client = address(request)
+        limiter.check_create(client, is_open)
         try:
             room, tokens = await service().create_room(
                 body.rules,
@@ -407,7 +521,12 @@ def create_app(
                 private=body.private,
             )
         except ActError as exc:
+            limiter.failed(client)
             raise http_error(exc) from None
+        except BaseException:
+            limiter.failed(client)
+            raise
+        limiter.created(client, room.code)
         seat = next(iter(tokens), None)
         service().schedule_bots(room)
         return CreatedRoom(
@@ -420,8 +539,11 @@ def create_app(
 
     @app.get("/api/rooms", tags=["rooms"], response_model=list[LobbyEntry])
     async def lobby() -> list[LobbyEntry]:
-        """The lobby: unfinished rooms with a free human seat."""
-        return [LobbyEntry(**r) for r in await service().lobby()]
+        """The lobby: unfinished rooms with a free human seat; rooms with players connected first, then the
+        newest, one row per creating address."""
+        present = frozenset(code for code, held in conns.items() if held)
+        rows = await service().lobby(limit=max(limits.lobby_size, 1) * 8, include=present)
+        return [LobbyEntry(**r) for r in limiter.rank_lobby(rows, set(present))]
 
     @app.get("/api/rooms/{code}", tags=["rooms"], response_model=RoomView)
     async def room_view(code: str) -> RoomView:
@@ -447,7 +569,8 @@ def create_app(
     @app.post("/api/rooms/{code}/rematch", tags=["rooms"], response_model=Rematch)
     async def rematch(code: str, body: RematchRequest) -> Rematch:
         """After the game: a new room with the same rules and seats (idempotent: every player's page asks with
-        its own token and gets the same room); the answer holds the asker's seat and its token there."""
+        its own token and gets the same room); every claimed seat gets a new token: the answer holds the asker's
+        seat and its token there (the others' pages receive theirs in the websocket's ``rematch`` message)."""
         try:
             new, seat, token = await service().rematch_seat(code, body.token)
         except ActError as exc:
@@ -589,25 +712,45 @@ def create_app(
             token = msg.get("token")
             new, seat, new_token = await svc.rematch_seat(room_code, token if isinstance(token, str) else None)
             conn.send({"type": "rematch", "id": ref, "code": new.code, "seat": seat, "token": new_token})
+        elif kind == "contribute":
+            contributions = await svc.contribute(room_code, conn.seat, msg.get("seed"))
+            conn.send({"type": "contributed", "id": ref, "seat": conn.seat, "contributions": contributions})
         elif kind == "state":
             conn.send({"type": "state", "id": ref, "room": room.info(), "state": state_view(room.state, room.seq)})
         else:
             conn.send(_error("unknown_type", f"unknown message type {str(kind)[:40]!r}", ref))
+
+    async def refuse_upgrade(ws: WebSocket, exc: LimitError) -> None:
+        """Answer a websocket upgrade over a limit with HTTP 429 (``Retry-After``, the error as JSON); a server
+        without the denial-response extension refuses it with 403."""
+        body = {"detail": {"code": exc.code, "message": exc.message}}
+        headers = {"Retry-After": str(exc.retry_after), **SECURITY_HEADERS}
+        try:
+            await ws.send_denial_response(JSONResponse(body, status_code=429, headers=headers))
+        except RuntimeError:
+            await ws.close(1013)
 
     @app.websocket("/ws/{code}")
     async def websocket(ws: WebSocket, code: str) -> None:
         if not origin_allowed(ws):
             await ws.close(code=1008)  # before accepting: the upgrade is refused (HTTP 403)
             return
+        client = address(ws)
+        try:  # before the handshake: a refused connection costs the server as little as possible
+            limiter.connect(client, code.strip().upper())
+        except LimitError as exc:
+            await refuse_upgrade(ws, exc)
+            return
         await ws.accept()
         svc = service()
         try:
             room = await svc.get_room(code)
         except ActError as exc:
+            limiter.disconnect(client, code.strip().upper())
             await ws.send_text(json.dumps(_error(exc.code, exc.message)))
             await ws.close(4404)
             return
-        conn = Conn(ws, room.code)
+        conn = Conn(ws, room.code, limits.message_rate, limits.message_burst)
         conns.setdefault(room.code, set()).add(conn)
         room.watchers += 1
         room.last_active = datetime.now(UTC)
@@ -623,7 +766,13 @@ def create_app(
                     data = raw.get("bytes") or b""
                     text = data.decode("utf-8", "replace")
                 if not conn.allow():
-                    conn.send(_error("rate_limited", f"too many messages; at most {RATE:g} a second"))
+                    conn.send(_error("rate_limited", f"too many messages; at most {conn.rate:g} a second"))
+                    if conn.refused >= FLOOD * conn.burst:  # it does not back off: a flood, not a player
+                        conn.send(_error("flood", "too many messages refused; the connection is closed"))
+                        conn.send_close()
+                        with contextlib.suppress(Exception):  # let the writer send the error and the close
+                            await asyncio.wait_for(asyncio.shield(writer), 2.0)
+                        break
                     continue
                 if len(text) > MAX_MESSAGE:
                     conn.send(_error("too_large", f"messages are at most {MAX_MESSAGE} bytes"))
@@ -648,7 +797,12 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
-            conns.get(room.code, set()).discard(conn)
+            limiter.disconnect(client, room.code)
+            held = conns.get(room.code)
+            if held is not None:
+                held.discard(conn)
+                if not held:
+                    del conns[room.code]  # bounded: no entry for every room ever connected to
             live = svc.rooms.get(room.code) or room
             live.watchers -= 1
             live.last_active = datetime.now(UTC)

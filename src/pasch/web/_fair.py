@@ -1,22 +1,47 @@
-"""Provably fair dice: a CSPRNG seed, its SHA-256 commitment, the throw stream, and verification.
+"""Provably fair dice: a CSPRNG seed, its SHA-256 commitment, the players' own seeds, the throw stream, and
+verification.
 
-At room creation the server draws 32 bytes from :mod:`secrets`; it publishes ``sha256(seed)`` at once and
-reveals the seed when the game ends. Every throw of the game is drawn, in order, from
-``numpy.random.default_rng(int(seed))`` with :func:`pasch.dice.throw`, so anyone holding the log and the
-seed recomputes every throw (:func:`verify`, ``pasch verify LOG``).
+At room creation the server draws 32 bytes from :mod:`secrets` and publishes ``sha256(seed)`` at once. Rooms
+created since the dice version ``pasch-dice-v2`` (:data:`DICE_V2`) then take a 32-byte random contribution
+from every seated player's page (``contribute``) until the first throw, and derive every throw with
+HMAC-SHA-256 from the seed and those contributions (:class:`HmacDice`, specified in docs/protocol.md); the
+seed is revealed when the game ends. Older rooms and logs (no ``dice`` field in the log's meta, version 1)
+drew their throws from ``numpy.random.default_rng(int(seed))`` (:class:`DiceStream`) and stay verifiable.
+Anyone holding the log and the seed recomputes every throw (:func:`verify`, ``pasch verify LOG``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pasch.dice import DiceTuple, SeededDice
 from pasch.engine import Action, GameLog, Throw, new_game
 from pasch.errors import PaschError
 
-__all__ = ["DiceStream", "FairReport", "commitment_of", "new_seed", "verify"]
+__all__ = [
+    "DICE_V1",
+    "DICE_V2",
+    "DiceStream",
+    "FairReport",
+    "HmacDice",
+    "check_contribution",
+    "commitment_of",
+    "dice_key",
+    "dice_stream",
+    "new_seed",
+    "verify",
+]
+
+DICE_V1 = "pasch-dice-v1"
+"""Throws from ``numpy.random.default_rng(int(seed, 16))`` (PCG64); the seed is the server's alone."""
+DICE_V2 = "pasch-dice-v2"
+"""Throws from HMAC-SHA-256 in counter mode, keyed by the seed and the players' contributions."""
+_HEX = frozenset("0123456789abcdef")
 
 
 def new_seed() -> str:
@@ -67,6 +92,98 @@ class DiceStream(SeededDice):
         self.count = mark[1]
 
 
+def check_contribution(text: Any) -> str:
+    """A player's seed contribution: exactly 32 bytes as 64 hexadecimal digits, returned in lower case.
+
+    Raises:
+        PaschError: anything else.
+    """
+    value = text.strip().lower() if isinstance(text, str) else ""
+    if len(value) != 64 or not set(value) <= _HEX:
+        raise PaschError("a seed contribution is 32 random bytes as 64 hexadecimal digits")
+    return value
+
+
+def dice_key(seed: str, contributions: Sequence[str | None]) -> bytes:
+    """The key of a ``pasch-dice-v2`` game: ``HMAC-SHA-256(key=seed bytes, msg=ASCII text)`` where the text is
+    ``"pasch-dice-v2:"`` followed by the seats' contributions in seat order, lower-case hex, joined by ``","``
+    (an empty string for a seat that contributed none).
+
+    Raises:
+        ValueError: the seed is not hexadecimal.
+    """
+    message = DICE_V2 + ":" + ",".join(c or "" for c in contributions)
+    return hmac.new(bytes.fromhex(seed), message.encode("ascii"), hashlib.sha256).digest()
+
+
+class HmacDice:
+    """The ``pasch-dice-v2`` throw stream: throw number ``t`` (0 for the game's first throw) reads the bytes
+    of ``HMAC-SHA-256(key, "throw:{t}:{j}")`` for ``j = 0, 1, ...`` (ASCII, decimal numbers) one after the
+    other; a byte ``b`` below ``256 - 256 % faces`` is the die ``b % faces + 1``, larger bytes are skipped
+    (so every face is exactly equally likely); the throw is its ``n`` dice, sorted. ``key`` is
+    :func:`dice_key`. The contributions may change until the first throw; the server refuses them after.
+
+    Args:
+        seed: the server's seed (64 hex digits).
+        contributions: per seat, the player's contribution or None (the list is read at every throw).
+    """
+
+    __slots__ = ("contributions", "count", "seed")
+
+    def __init__(self, seed: str, contributions: list[str | None] | None = None) -> None:
+        bytes.fromhex(seed)  # fail early on a bad seed
+        self.seed = seed
+        self.contributions: list[str | None] = contributions if contributions is not None else []
+        self.count = 0
+
+    def throw(self, n: int, faces: int) -> tuple[int, ...]:
+        """The next throw: ``n`` dice with ``faces`` faces, sorted.
+
+        Raises:
+            ValueError: a die of more than 256 faces.
+        """
+        if not 1 <= faces <= 256:
+            raise ValueError(f"dice of {faces} faces cannot be drawn from bytes")
+        key = dice_key(self.seed, self.contributions)
+        limit = 256 - 256 % faces
+        dice: list[int] = []
+        block = 0
+        while len(dice) < n:
+            data = hmac.new(key, f"throw:{self.count}:{block}".encode("ascii"), hashlib.sha256).digest()
+            dice.extend(b % faces + 1 for b in data if b < limit)
+            block += 1
+        self.count += 1
+        return tuple(sorted(dice[:n]))
+
+    def mark(self) -> object:
+        """The stream's position, for :meth:`rewind`."""
+        return self.count
+
+    def rewind(self, mark: object) -> None:
+        """Go back to a position from :meth:`mark`.
+
+        Raises:
+            TypeError: not a position from :meth:`mark`.
+        """
+        if not isinstance(mark, int):
+            raise TypeError("not a position of this dice stream")
+        self.count = mark
+
+
+def dice_stream(seed: str, version: str, contributions: list[str | None] | None = None) -> DiceStream | HmacDice:
+    """The throw stream of a room's seed under its dice version.
+
+    Raises:
+        PaschError: an unknown dice version.
+        ValueError: the seed is not hexadecimal.
+    """
+    if version == DICE_V2:
+        return HmacDice(seed, contributions)
+    if version == DICE_V1:
+        return DiceStream(seed)
+    raise PaschError(f"unknown dice version {version[:40]!r} (this pasch knows {DICE_V1} and {DICE_V2})")
+
+
 @dataclass(slots=True)
 class FairReport:
     """The result of :func:`verify`.
@@ -78,6 +195,9 @@ class FairReport:
         commitment: the commitment checked against (None: none was known).
         commitment_source: where it came from: ``given`` (what the player saw) or ``log``.
         seed: the seed the throws were recomputed from.
+        version: the dice version of the log (``pasch-dice-v1`` or ``pasch-dice-v2``).
+        contributions: the players' seed contributions mixed into the dice (version 2).
+        mine: whether the contribution given to :func:`verify` is among them (None: none was given).
     """
 
     fair: bool
@@ -86,15 +206,22 @@ class FairReport:
     commitment: str | None = None
     commitment_source: str | None = None
     seed: str | None = None
+    version: str = DICE_V1
+    contributions: list[str | None] = field(default_factory=list)
+    mine: bool | None = None
 
 
-def verify(log: GameLog, seed: str | None = None, commitment: str | None = None) -> FairReport:
+def verify(
+    log: GameLog, seed: str | None = None, commitment: str | None = None, contribution: str | None = None
+) -> FairReport:
     """Recompute every throw of ``log`` from the seed and compare.
 
     The seed defaults to the log's ``meta["seed"]``; the commitment to check is the one given (what the
     player saw before the first throw: a server cannot rewrite that one), else the log's ``meta["commitment"]``.
     A throw that differs from the seed's makes the game UNFAIR even when, after it, the log no longer replays
-    (the tampered throw changed what was legal).
+    (the tampered throw changed what was legal). The log's ``meta["dice"]`` names the dice version (absent:
+    version 1); version 2 mixes ``meta["contributions"]`` into the throws, and ``contribution`` (the one your
+    page made) must be among them, else the game is UNFAIR for you.
 
     Raises:
         PaschError: the log has no served dice seed, the seed or commitment is not hexadecimal, or an action
@@ -115,7 +242,29 @@ def verify(log: GameLog, seed: str | None = None, commitment: str | None = None)
         digest = commitment_of(seed)
     except ValueError:
         raise PaschError(f"the seed {seed[:16]!r}... is not hexadecimal") from None
-    report = FairReport(fair=True, throws=0, commitment=commitment, commitment_source=source, seed=seed)
+    version = log.meta.get("dice") or DICE_V1
+    raw = log.meta.get("contributions") or []
+    if not isinstance(version, str) or not isinstance(raw, list):
+        raise PaschError("the log's meta.dice must be a text and meta.contributions a list")
+    contributions = [None if c in (None, "") else check_contribution(c) for c in raw]
+    report = FairReport(
+        fair=True,
+        throws=0,
+        commitment=commitment,
+        commitment_source=source,
+        seed=seed,
+        version=version,
+        contributions=contributions,
+    )
+    try:
+        stream = dice_stream(seed, version, contributions)
+    except ValueError:
+        raise PaschError(f"the seed {seed[:16]!r}... is not hexadecimal") from None
+    if contribution is not None:
+        report.mine = check_contribution(contribution) in contributions
+        if not report.mine:
+            report.fair = False
+            report.problems.append("your contribution is not among the log's: the dice did not include it")
     if commitment is not None:
         given = str(commitment).strip().lower()
         if len(given) != 64 or any(c not in "0123456789abcdef" for c in given):
@@ -125,7 +274,6 @@ def verify(log: GameLog, seed: str | None = None, commitment: str | None = None)
             report.fair = False
             report.problems.append(f"sha256(seed) is {digest}, but the commitment ({source}) is {given}")
     state = new_game(log.rules, log.players, keeper=log.keeper)
-    stream = DiceStream(seed)
     for n, text in enumerate(log.actions, start=1):
         try:
             action = Action.parse(text)

@@ -10,6 +10,7 @@ constraint rejects a second writer (another process) that raced for the same slo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -29,13 +30,14 @@ from pasch.engine import Action, GameLog, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import get as get_rules
 from pasch.storage import ABANDONED, BROKEN, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
-from pasch.web._fair import DiceStream, commitment_of, new_seed
+from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of, dice_stream, new_seed
 from pasch.web._hints import compute_hint
-from pasch.web._tables import lobby_entry, stale_message
+from pasch.web._table_rules import lobby_entry, stale_message
+from pasch.web._tables import TableQueue
 from pasch.web._view import ViewCache, rules_info, state_view
 from pasch.web._writer import Append, ConflictError, EventWriter
 
-__all__ = ["ActError", "Room", "Seat", "Service", "hash_token"]
+__all__ = ["ActError", "Room", "Seat", "Service", "hash_token", "rotate_tokens"]
 
 LOG = logging.getLogger("pasch.web")
 
@@ -47,6 +49,13 @@ FINISHED_TTL = 600.0
 """Seconds a finished room stays cached after its last connection closed."""
 ABANDON_AFTER = 7 * 86400.0
 """Seconds without any action or connection after which an unfinished room is abandoned."""
+HINT_WAIT = 2.0
+"""Seconds a hint waits for a solver table being built before it answers ``status: "preparing"``."""
+HINT_WAIT_LOAD = 30.0
+"""Seconds a hint waits for a table that is only loaded from disk (in the queue: quick, unless builds are
+ahead of it)."""
+UNPLAYED_AFTER = 900.0
+"""Seconds without a connection after which a room nobody ever played in (no event) is abandoned."""
 
 
 def _aware(when: datetime) -> datetime:
@@ -61,6 +70,16 @@ class ActError(PaschError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def rotate_tokens(seats: list[Seat]) -> dict[int, str]:
+    """New secret tokens for the claimed human seats of a room (a rematch): by seat.
+
+    A rematch calls this so that a token never follows a seat from room to room: each seat's page receives
+    its new token (the rematch message, or the answer of its own rematch request), and a token that leaked
+    from an old game's page acts nowhere else.
+    """
+    return {s.seat: secrets.token_urlsafe(24) for s in seats if s.claimed and not s.is_bot and s.token_hash}
 
 
 def hash_token(token: str) -> str:
@@ -99,6 +118,11 @@ class Room:
     match: Match
     """The game in progress: state, log and the room's committed dice stream (:mod:`pasch.app`)."""
     status: str = "playing"
+    dice_version: str = DICE_V1
+    """How the throws follow from the seed (:mod:`pasch.web._fair`); rooms created now use version 2."""
+    contributions: list[str | None] = field(default_factory=list)
+    """Per seat, the seed contribution its page sent before the first throw (version 2), else None; the
+    room's dice stream reads this very list."""
     rematch_of: str | None = None
     rematch_code: str | None = None
     private: bool = False
@@ -154,6 +178,8 @@ class Room:
             "status": self.status,
             "commitment": self.commitment or None,
             "seed": self.seed if self.finished and self.seed else None,
+            "dice": self.dice_version if self.seed else None,
+            "contributions": list(self.contributions),
             "rematch_of": self.rematch_of,
             "rematch_code": self.rematch_code,
             "seats": [
@@ -171,6 +197,9 @@ class Room:
     def log(self) -> GameLog:
         """The game log; its meta holds the commitment, and the seed once the game is over."""
         meta: dict[str, Any] = {"room": self.code, "commitment": self.commitment or None}
+        if self.seed:
+            meta["dice"] = self.dice_version
+            meta["contributions"] = list(self.contributions)
         if self.finished and self.seed:
             meta["seed"] = self.seed
         return GameLog(
@@ -209,17 +238,22 @@ class Service:
         *,
         finished_ttl: float = FINISHED_TTL,
         abandon_after: float = ABANDON_AFTER,
+        unplayed_after: float = UNPLAYED_AFTER,
     ) -> None:
         self.engine = engine
         self.bot_delay = bot_delay
         self.finished_ttl = finished_ttl
         self.abandon_after = abandon_after
+        self.unplayed_after = unplayed_after
+        self.tables = TableQueue()
+        """Solver tables, prepared one at a time (bots wait for theirs; hints say 'preparing' meanwhile)."""
         self.rooms: dict[str, Room] = {}
         self.listeners: list[Listener] = []
         self.writer = EventWriter(engine)
 
     def close(self) -> None:
         """Finish the pending writes and stop the writer thread."""
+        self.tables.close()
         self.writer.stop()
 
     # -- loading ---------------------------------------------------------------------------------
@@ -234,11 +268,17 @@ class Service:
             actions.append(ev.action)
             last = ev.created_at
         log = GameLog(row.rules, tuple(s.name for s in seats), tuple(actions), keeper=row.keeper)
+        meta = row.meta if isinstance(row.meta, dict) else {}
+        version = str(meta.get("dice") or DICE_V1)
+        raw = meta.get("contributions")
+        contributions: list[str | None] = [
+            c if isinstance(c, str) else None for c in (raw if isinstance(raw, list) else [None] * len(seats))
+        ]
         # The stream draws once per logged throw, so that it continues where the game stands.
         match = Match.from_log(
             log,
             [s.kind for s in seats],
-            dice=DiceStream(row.seed) if row.seed else None,
+            dice=dice_stream(row.seed, version, contributions) if row.seed else None,
             sync_dice=True,
             undo=False,
         )
@@ -253,6 +293,8 @@ class Service:
             seats=seats,
             match=match,
             status=row.status,
+            dice_version=version,
+            contributions=contributions,
             rematch_of=row.rematch_of,
             rematch_code=row.rematch_code,
             private=bool((row.meta or {}).get("private")),
@@ -349,11 +391,13 @@ class Service:
             seats: (name, kind) per seat; kind ``human`` or ``bot:NAME``.
             hints: whether the hint panel is on.
             keeper: score-keeper room (the table enters real dice).
-            rematch_of: the finished room this one replays; its seats keep their tokens.
+            rematch_of: the finished room this one replays: each seat of it that was claimed gets a new token
+                (:func:`rotate_tokens`; the old ones do not act in the new room).
             private: keep the room out of the lobby (joined by its link only).
 
         Returns:
-            The room and the token of the first human seat (claimed for the creator), by seat.
+            The room and, by seat, the token of the first human seat (claimed for the creator), or in a rematch
+            the new token of every claimed seat.
 
         Raises:
             ActError: a bad rule set, seat kind or player list.
@@ -377,16 +421,16 @@ class Service:
             raise ActError("bad_request", str(exc)) from None
         seed = "" if keeper else new_seed()
         commitment = commitment_of(seed) if seed else ""
-        tokens: dict[int, str] = {}
-        hashes: list[str | None] = []
-        for n, (_, kind) in enumerate(clean):
-            if rematch_of is not None:
-                hashes.append(rematch_of.seats[n].token_hash)
-            elif kind == "human" and not tokens:
-                tokens[n] = secrets.token_urlsafe(24)
-                hashes.append(hash_token(tokens[n]))
-            else:
-                hashes.append(None)
+        contributions: list[str | None] = [None] * len(clean)
+        meta: dict[str, Any] = {"dice": DICE_V2, "contributions": contributions} if seed else {}
+        if private:
+            meta["private"] = True
+        if rematch_of is not None:
+            tokens = rotate_tokens(rematch_of.seats)
+        else:
+            first = next((n for n, (_, kind) in enumerate(clean) if kind == "human"), None)
+            tokens = {} if first is None else {first: secrets.token_urlsafe(24)}
+        hashes: list[str | None] = [hash_token(tokens[n]) if n in tokens else None for n in range(len(clean))]
         parent = rematch_of.code if rematch_of else None
 
         def write_room() -> tuple[int, str]:
@@ -411,7 +455,7 @@ class Service:
                         commitment=commitment,
                         rematch_of=parent,
                         engine=__version__,
-                        meta={"private": True} if private else {},
+                        meta=meta,
                         created_at=now,
                         updated_at=now,
                     )
@@ -448,10 +492,12 @@ class Service:
             match=Match.new(
                 rs,
                 [AppSeat(nm, k) for nm, k in clean],
-                dice=DiceStream(seed) if seed else None,
+                dice=dice_stream(seed, DICE_V2, contributions) if seed else None,
                 keeper=keeper,
                 undo=False,
             ),
+            dice_version=DICE_V2 if seed else DICE_V1,
+            contributions=contributions,
             rematch_of=rematch_of.code if rematch_of else None,
             private=private,
         )
@@ -510,13 +556,61 @@ class Service:
                 self.rooms[room.code] = fresh
         return target.seat, token
 
-    async def lobby(self) -> list[dict[str, Any]]:
-        """Open rooms: unfinished, with a free human seat, newest first (read in a thread)."""
-        return await asyncio.to_thread(self._lobby)
+    async def contribute(self, code: str, seat: int | None, text: Any) -> list[str | None]:
+        """Record a seated player's seed contribution (32 random bytes from their page, as hex), mixed into
+        every throw of the game (docs/protocol.md, *Provably fair dice*); one per seat, before the first throw.
 
-    def _lobby(self) -> list[dict[str, Any]]:
+        Returns:
+            The room's contributions, per seat.
+
+        Raises:
+            ActError: a spectator, a bot's seat, not 64 hex digits, a room without served dice or of dice
+                version 1, a seat that contributed another value already, or a throw happened already.
+        """
+        room = await self.get_room(code)
+        try:
+            value = check_contribution(text)
+        except PaschError as exc:
+            raise ActError("bad_message", str(exc)) from None
+        if seat is None:
+            raise ActError("spectator", "only a seated player contributes to the dice")
+        if room.dice_version != DICE_V2 or not room.seed:
+            raise ActError("no_contribution", "this room's dice take no contributions (a score keeper or older room)")
+        async with room.lock:
+            room = self.rooms.get(room.code, room)
+            if room.contributions[seat] == value:
+                return list(room.contributions)
+            if room.contributions[seat] is not None:
+                raise ActError("no_contribution", "this seat has contributed already")
+            if any(a.startswith("throw") for a in room.actions):
+                raise ActError("no_contribution", "the dice have been thrown already; contributions come before")
+            updated = [*room.contributions]
+            updated[seat] = value
+
+            def store() -> None:
+                with Session(self.engine) as session, session.begin():
+                    row = session.get(GameRow, room.id, with_for_update=True)
+                    if row is None:
+                        raise ActError("no_room", f"there is no room {room.code!r}")
+                    row.meta = {**(row.meta or {}), "dice": DICE_V2, "contributions": updated}
+
+            await asyncio.to_thread(store)
+            room.contributions[seat] = value  # the stream reads this list at its first throw
+            await self._emit(room, {"type": "fair", "contributions": list(room.contributions)})
+        return list(room.contributions)
+
+    async def lobby(self, limit: int = 50, include: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+        """Open rooms: unfinished, with a free human seat, newest first (read in a thread).
+
+        Args:
+            limit: rows at most, besides the rooms of ``include``.
+            include: codes of rooms listed (if open) however old they are (rooms with players present).
+        """
+        return await asyncio.to_thread(self._lobby, limit, include)
+
+    def _lobby(self, limit: int = 50, include: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
         with Session(self.engine) as session:
-            rows = session.execute(
+            query = (
                 select(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
                 .join(SeatRow, SeatRow.game_id == GameRow.id)
                 .where(
@@ -527,37 +621,54 @@ class Service:
                 )
                 .group_by(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
                 .order_by(GameRow.created_at.desc())
-                .limit(200)
-            ).all()
+            )
             # Private rooms are left out here, in Python: a JSON test in SQL differs between databases (and
-            # PostgreSQL's json type cannot be grouped by).
+            # PostgreSQL's json type cannot be grouped by). Read a margin beyond the limit for them.
+            rows = list(session.execute(query.limit(limit * 4)).all())
+            if include:
+                listed = {r.code for r in rows}
+                wanted = [c for c in include if c not in listed][:limit]
+                if wanted:
+                    rows.extend(session.execute(query.where(GameRow.code.in_(wanted))).all())
             ids = [r.id for r in rows]
             meta: dict[int, dict[str, Any] | None] = {}
-            for game_id, game_meta in session.execute(select(GameRow.id, GameRow.meta).where(GameRow.id.in_(ids))):
-                meta[game_id] = game_meta
-            rows = [r for r in rows if not (meta.get(r.id) or {}).get("private")][:50]
+            if ids:
+                for game_id, game_meta in session.execute(select(GameRow.id, GameRow.meta).where(GameRow.id.in_(ids))):
+                    meta[game_id] = game_meta if isinstance(game_meta, dict) else None
+            public = [r for r in rows if not (meta.get(r.id) or {}).get("private")]
+            rows = public[:limit] + [r for r in public[limit:] if r.code in include]
             seats: dict[int, list[SeatRow]] = {r.id: [] for r in rows}
             if seats:
-                for s in session.scalars(select(SeatRow).where(SeatRow.game_id.in_(seats)).order_by(SeatRow.seat)):
-                    seats[s.game_id].append(s)
+                for st in session.scalars(select(SeatRow).where(SeatRow.game_id.in_(seats)).order_by(SeatRow.seat)):
+                    seats[st.game_id].append(st)
         now = datetime.now(UTC)
         return [lobby_entry(r.code, r.rules, r.keeper, _aware(r.created_at), seats[r.id], now) for r in rows]
 
-    async def rematch(self, code: str, token: str | None) -> Room:
-        """A new room with the same rules and seats (same tokens), once the game is over; idempotent.
+    async def rematch(self, code: str, token: str | None) -> tuple[Room, str]:
+        """A new room with the same rules and seats once the game is over; idempotent.
+
+        Every claimed seat gets a new token (:func:`rotate_tokens`): the listeners receive them all in the
+        ``rematch`` message (``tokens`` by seat; each connection is handed only its own seat's), and the asker
+        gets theirs back. Asked again once the rematch exists, the asker's seat gets a fresh token of the new
+        room (the server keeps only hashes, so it cannot hand out the first one twice).
+
+        Returns:
+            The new room and the asker's token in it.
 
         Raises:
             ActError: no room, not a seat of it, or the game is not over.
         """
         room = await self.get_room(code)
         async with room.lock:
-            if room.seat_of(token) is None:
+            seat = room.seat_of(token)
+            if seat is None:
                 raise ActError("bad_token", "only a seated player can ask for a rematch")
             if not room.finished:
                 raise ActError("not_finished", "the game is not over yet")
             if room.rematch_code:
-                return await self.get_room(room.rematch_code)
-            new, _ = await self.create_room(
+                again = await self.get_room(room.rematch_code)
+                return again, await self._reissue(again, seat)
+            new, tokens = await self.create_room(
                 room.rules,
                 [(s.name, s.kind) for s in room.seats],
                 hints=room.hints,
@@ -566,32 +677,48 @@ class Service:
                 private=room.private,
             )
             room.rematch_code = new.code
-            await self._emit(room, {"type": "rematch", "code": new.code})
+            await self._emit(room, {"type": "rematch", "code": new.code, "tokens": tokens})
         self.schedule_bots(new)
-        return new
+        return new, tokens[seat]
+
+    async def _reissue(self, room: Room, seat: int) -> str:
+        """A fresh token for a claimed seat of ``room`` (the old one stops working)."""
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+
+        def store() -> None:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == seat).values(token_hash=digest)
+                )
+
+        async with room.lock:
+            await asyncio.to_thread(store)
+            room.seats[seat].token_hash = digest
+            room.seats[seat].claimed = True
+        return token
+
+    def _expire_tokens(self, room_ids: list[int]) -> None:
+        """Forget the token hashes of rooms that are over and left (their tokens act nowhere any more)."""
+        if room_ids:
+            with self.engine.begin() as conn:
+                conn.execute(update(SeatRow).where(SeatRow.game_id.in_(room_ids)).values(token_hash=None))
 
     async def rematch_seat(self, code: str, token: str | None) -> tuple[Room, int, str]:
-        """:meth:`rematch` for one seated player: the rematch room, the player's seat there and its token.
+        """:meth:`rematch` for one seated player: the rematch room, the player's seat there and its new token.
 
         Every player's page calls this with its own token (the first call creates the rematch, the others
-        find it), so each page follows with the seat it held.
+        find it and get a fresh token of their seat), so each page follows with the seat it held.
 
         Raises:
             ActError: as :meth:`rematch`.
         """
-        new = await self.rematch(code, token)
+        new, new_token = await self.rematch(code, token)
         old = await self.get_room(code)
         seat = old.seat_of(token)
         if seat is None:  # pragma: no cover - rematch() checked the token
             raise ActError("bad_token", "only a seated player can ask for a rematch")
-        return new, seat, await self.rematch_handover(old, new, seat, token or "")
-
-    async def rematch_handover(self, old: Room, new: Room, seat: int, token: str) -> str:
-        """The hand-over of one seat from a finished room to its rematch: the token that plays ``seat`` of
-        ``new``. Seats keep their tokens (the rematch copies the token hashes), so this is the same token;
-        token rotation on rematch belongs here."""
-        del old, new, seat
-        return token
+        return new, seat, new_token
 
     # -- actions ---------------------------------------------------------------------------------
     async def act(
@@ -711,8 +838,23 @@ class Service:
         state, seq = room.state, room.seq
         if state.is_terminal or state.is_chance_node or seat != state.current_player:
             raise ActError("not_your_turn", "hints are for the player to act")
+        if not self.tables.ready(state.rules):
+            # The table comes through the queue (one build at a time). A load from disk is quick: wait for it
+            # a moment; a build takes longer: answer 'preparing' and the page asks again shortly.
+            with contextlib.suppress(PaschError, TimeoutError):  # a full queue: the next ask queues it
+                wait = HINT_WAIT_LOAD if self.tables.on_disk(state.rules) else HINT_WAIT
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.tables.request(state.rules))), wait)
+            if not self.tables.ready(state.rules):
+                return {
+                    "type": "hint",
+                    "seq": seq,
+                    "status": "preparing",
+                    "suggest": None,
+                    "exact": False,
+                    "options": [],
+                }
         out = await asyncio.to_thread(compute_hint, state)
-        return {"type": "hint", "seq": seq, **out}
+        return {"type": "hint", "seq": seq, "status": "ready", **out}
 
     # -- cleanup --------------------------------------------------------------------------------
     async def sweep(self, now: datetime | None = None) -> dict[str, list[str]]:
@@ -739,18 +881,24 @@ class Service:
             idle = (now - room.last_active).total_seconds()
             if room.status != "playing" and idle >= self.finished_ttl:
                 dropped.append(code)
-            elif room.status == "playing" and idle >= self.abandon_after:
-                cutoff = now - timedelta(seconds=self.abandon_after)
+            elif room.status == "playing" and (
+                idle >= self.abandon_after or (room.seq == 0 and idle >= self.unplayed_after)
+            ):
+                cutoff = now - timedelta(seconds=min(idle, self.abandon_after))
                 if await asyncio.to_thread(self._abandon, room.id, cutoff, now):
                     room.status = "abandoned"
                     abandoned.append(code)
                     dropped.append(code)
                 else:
                     room.last_active = now  # another process played it meanwhile: look again later
+        expired: list[int] = []
         for code in dropped:
             cached = self.rooms.get(code)
             if cached is not None and cached.watchers == 0 and not cached.lock.locked():
                 del self.rooms[code]
+                expired.append(cached.id)
+        # A room that is over (finished or abandoned) and that everyone left: its seat tokens expire.
+        await asyncio.to_thread(self._expire_tokens, expired)
         return {"dropped": dropped, "abandoned": abandoned}
 
     def _abandon(self, room_id: int, cutoff: datetime, now: datetime) -> bool:
@@ -774,6 +922,19 @@ class Service:
             return
         room.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(room.code))
 
+    async def _await_contributions(self, code: str) -> None:
+        """Before a bot's first throw, give the seated players' pages a moment to send their contributions
+        (up to five bot delays, at most 3 s): a bot that moves first would otherwise throw without them."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(3.0, 5 * self.bot_delay)
+        while loop.time() < deadline:
+            room = self.room(code)
+            if room.dice_version != DICE_V2 or any(a.startswith("throw") for a in room.actions):
+                return
+            if all(s.is_bot or not s.claimed or room.contributions[s.seat] is not None for s in room.seats):
+                return
+            await asyncio.sleep(0.1)
+
     async def _bot_loop(self, code: str) -> None:
         async def apply(turn: BotTurn, action: Action) -> bool:
             room = self.room(code)
@@ -783,6 +944,9 @@ class Service:
                 return False  # a conflict: the room was reloaded; look again
             return True
 
+        await self._await_contributions(code)
+        # The bots' solver table comes through the queue (one build at a time), waited for without a thread.
+        await self.tables.ensure(self.room(code).state.rules)
         # The room is looked up afresh each time: a conflict may have reloaded it meanwhile.
         await play_bots(lambda: self.room(code).match.bot_turn(), apply, delay=self.bot_delay)
 

@@ -1,60 +1,139 @@
-"""Small rules of the table the service applies: the position an action was chosen on, and the lobby's rows.
+"""The server's solver tables: one build at a time, in a queue, off the shared worker threads.
 
-An action may carry the position (``at``: the ``seq`` of the state the player saw) it was chosen on. A
-double click, a key repeat or a second device of the same player sends the same action twice for one
-position; the first one moves the game on, so the second names a position that is gone and is refused as
-``stale`` instead of spending a second throw. Clients that send no position are served as before.
+A room with an optimal bot and a hint both need the exact table of their rule set. Loading one from disk
+takes a fraction of a second, but building a new variant (every ``+bonus=N`` is one) takes seconds and
+megabytes. If each room built its own in the event loop's worker threads, a few variant rooms would hold
+every worker (room creation and database reads wait on the same pool) and memory would grow with every
+variant. So the server prepares tables in ONE dedicated thread, first come first served: a bot waits (in
+the event loop, holding no thread) until its table is ready, and a hint asked for meanwhile answers at once
+with ``status: "preparing"``. The tables in memory are bounded by :func:`pasch.solver.set_shared_budget`
+(least recently used first); a table evicted and needed again is loaded again from disk through the queue.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import datetime
-from typing import Any, Protocol
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import os
+import threading
 
-__all__ = ["lobby_entry", "stale_message"]
+from pasch.errors import PaschError
+from pasch.rules import GameKind, RuleSet
+from pasch.solver import is_shared, shared_solver, table_path, warm_up
+
+__all__ = ["TableQueue"]
+
+LOG = logging.getLogger("pasch.web")
 
 
-def stale_message(seq: int, at: int | None, text: str) -> str | None:
-    """Why an action chosen on position ``at`` is refused at position ``seq`` (None: it is not stale).
+def _solvable(rules: RuleSet) -> bool:
+    """Whether the exact solver may handle these rules (one column; the solver itself has the last word)."""
+    return rules.kind is GameKind.SHEET and rules.n_columns == 1
+
+
+def _lower_priority() -> None:
+    """Run the table thread at a lower CPU priority (Linux: a thread is a task with its own nice value), so
+    that a build on a busy machine takes its time from the builds, not from the players' requests."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+
+
+def _warm_up() -> None:
+    try:
+        warm_up(("build", "options", "best"))
+    except Exception:  # only a missed speed-up: the first table compiles them instead
+        LOG.exception("the solver kernels could not be warmed up")
+
+
+class TableQueue:
+    """Prepares solver tables one at a time in a dedicated thread; asking for a queued table joins its entry.
 
     Args:
-        seq: the room's current position (events in its log).
-        at: the position the client chose the action on; None: not checked (older clients).
-        text: the action text, quoted in the message.
+        max_pending: tables waiting at most; a request beyond is refused with :class:`PaschError` until the
+            queue shortens (every open room needs at most one).
     """
-    if at is None or at == seq:
-        return None
-    return f"{text[:40]!r} was chosen at move {at}, but the game is at move {seq} now; nothing was done"
 
+    def __init__(self, max_pending: int = 64) -> None:
+        self.max_pending = max_pending
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="pasch-tables", initializer=_lower_priority
+        )
+        self._pending: dict[str, concurrent.futures.Future[bool]] = {}
+        self._unsupported: set[str] = set()
+        self._guard = threading.Lock()
+        self.built = 0
+        """Tables prepared so far (loaded or built)."""
 
-class _SeatLike(Protocol):
-    seat: int
-    name: str
-    kind: str
-    claimed: bool
+    def warm_up(self) -> concurrent.futures.Future[None]:
+        """Load the solver's compiled kernels in the table thread, first in the queue (at server start): the
+        first table a room needs would otherwise pay for it, holding the interpreter for about a second while
+        players wait."""
+        return self._pool.submit(_warm_up)
 
+    def ready(self, rules: RuleSet) -> bool:
+        """Whether asking for this table now would not wait (in memory, or no exact table applies)."""
+        if not _solvable(rules) or rules.id in self._unsupported:
+            return True
+        return is_shared(rules)
 
-def lobby_entry(
-    code: str, rules: str, keeper: bool, created: datetime, seats: Iterable[_SeatLike], now: datetime
-) -> dict[str, Any]:
-    """One row of the lobby: the room, who sits there, how many human seats are free, and its age.
+    def on_disk(self, rules: RuleSet) -> bool:
+        """Whether the table of ``rules`` is in the cache directory (getting it is a load, not a build)."""
+        with contextlib.suppress(Exception):
+            return table_path(rules).is_file()
+        return False
 
-    Args:
-        code: the room's join code.
-        rules: its rule-set id.
-        keeper: whether it is a score-keeper room.
-        created: when it was created (aware).
-        seats: its seats in order.
-        now: the time the lobby is read (aware).
-    """
-    taken = [s for s in seats if s.claimed or s.kind != "human"]
-    free = sum(1 for s in seats if not s.claimed and s.kind == "human")
-    return {
-        "code": code,
-        "rules": rules,
-        "keeper": keeper,
-        "players": [s.name for s in taken],
-        "free": free,
-        "age": max(0, int((now - created).total_seconds())),
-    }
+    def pending(self) -> int:
+        """Tables queued or being prepared now."""
+        with self._guard:
+            return len(self._pending)
+
+    def request(self, rules: RuleSet) -> concurrent.futures.Future[bool]:
+        """Queue the table of ``rules`` (or join its queued entry); the future's value says whether an exact
+        table exists for these rules.
+
+        Raises:
+            PaschError: the queue is full.
+        """
+        with self._guard:
+            got = self._pending.get(rules.id)
+            if got is not None:
+                return got
+            if len(self._pending) >= self.max_pending:
+                raise PaschError(f"{len(self._pending)} solver tables are being prepared; try again in a moment")
+            future = self._pool.submit(self._prepare, rules)
+            self._pending[rules.id] = future
+        return future
+
+    def _prepare(self, rules: RuleSet) -> bool:
+        try:
+            shared_solver(rules)
+            self.built += 1
+            return True
+        except PaschError:  # the solver does not handle these rules: bots and hints use their own policy
+            self._unsupported.add(rules.id)
+            return False
+        except Exception:  # a failed build (disk full) is retried by the next request
+            LOG.exception("the solver table of %s could not be prepared", rules.id)
+            return False
+        finally:
+            with self._guard:
+                self._pending.pop(rules.id, None)
+
+    async def ensure(self, rules: RuleSet) -> None:
+        """Wait (without holding a worker thread) until the table of ``rules`` is in memory or known not to
+        apply; a full queue is waited out too."""
+        while not self.ready(rules):
+            try:
+                future = self.request(rules)
+            except PaschError:
+                await asyncio.sleep(1.0)
+                continue
+            await asyncio.wrap_future(future)
+            if not is_shared(rules):  # evicted at once by a later table (a tiny budget): no busy loop
+                return
+
+    def close(self) -> None:
+        """Stop preparing (queued tables are dropped; the one being built finishes)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)

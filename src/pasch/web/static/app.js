@@ -228,6 +228,7 @@
       } else if (m.type === "welcome" && m.seat === null && !token()) app.seat = null;
       setState(m.state, null);
       if (m.type === "welcome") loadMoves();
+      if (m.type === "welcome") contribute();
     } else if (m.type === "update") {
       addMoves(m.state.seq - m.events.length + 1, m.by, m.events);
       setState(m.state, m.events);
@@ -235,9 +236,12 @@
       app.sentAt = null;
     } else if (m.type === "seats") {
       if (app.room) { app.room.seats = m.seats; render(); }
+    } else if (m.type === "contributed" || m.type === "fair") {
+      if (app.room) { app.room.contributions = m.contributions; render(); }
     } else if (m.type === "hint") {
       if (app.state && m.seq === app.state.seq) { app.hint = m; render(); }
     } else if (m.type === "rematch") {
+      if (m.token) localStorage.setItem("pasch:token:" + m.code, m.token);  // tokens rotate on a rematch
       if (app.room) app.room.rematch_code = m.code;
       if (m.token && m.seat !== undefined) return;  // our own request's answer: rematch() follows it
       if (mySeats().length) followRematch(); else render();
@@ -287,6 +291,22 @@
     app.arr = dice.slice();
     app.held.clear();
     app.rolling = threw ? new Set(dice.map((_, i) => i)) : new Set();
+  }
+
+  // Provably fair dice (docs/protocol.md): a seated page adds 32 random bytes of its own before the first
+  // throw; they are kept here so that `pasch verify --contribution HEX` can check they were mixed in.
+  function contribute() {
+    const room = app.room, seat = app.seat;
+    if (!room || seat === null || room.dice !== "pasch-dice-v2" || !room.contributions) return;
+    const key = "pasch:contribution:" + room.code;
+    let mine = localStorage.getItem(key);
+    if (room.contributions[seat] || !app.state || app.state.seq !== 0) return;
+    if (!mine) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      mine = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(key, mine);
+    }
+    send({ type: "contribute", seed: mine });
   }
 
   function setState(s, events) {
@@ -383,6 +403,11 @@
     const m = app.hint;
     $("apply-hint").hidden = !m || !m.suggest || m.suggest === "enter" || !myTurn();
     if (!m || !app.state || m.seq !== app.state.seq) return;
+    if (m.status === "preparing") {  // the server builds this rule set's table (one at a time): ask again
+      out.textContent = t("hint_preparing");
+      setTimeout(() => { if (app.state && app.state.seq === m.seq) send({ type: "hint" }); }, 2000);
+      return;
+    }
     const p = document.createElement("p");
     p.className = "suggest";
     p.textContent = t("suggest", { a: actionLabel(m.suggest) });
@@ -481,6 +506,10 @@
     const link = location.origin + "/r/" + room.code;
     $("share").textContent = t("share") + ": " + link;
     $("commitment").textContent = room.commitment || "—";
+    const contributed = localStorage.getItem("pasch:contribution:" + room.code);
+    const included = contributed && room.contributions && room.contributions.includes(contributed);
+    $("contribution-line").hidden = !included;
+    $("contribution").textContent = included ? contributed : "";
     // Status line: whose turn.
     const st = $("status");
     if (room.status === "abandoned") {
