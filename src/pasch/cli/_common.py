@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ __all__ = [
     "err_console",
     "fail",
     "guard",
+    "notices",
     "print_json",
     "sheet_json",
     "sheet_table",
@@ -45,6 +47,7 @@ EXIT_BAD_INPUT = 2
 
 TEXT = {
     "error": "pasch: error: {message}",
+    "notice": "pasch: notice: {message}",
     "interrupted": "pasch: interrupted",
     "upper_sum": "upper sum",
     "bonus": "bonus",
@@ -75,18 +78,35 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(code=EXIT_BAD_INPUT)
 
 
+def _notice(message: Warning | str, category: type[Warning], *_args: object, **_kwargs: object) -> None:
+    line = " ".join(str(message).split())
+    err_console().print(TEXT["notice"].format(message=line), markup=False, highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def notices() -> Iterator[None]:
+    """Show the library's warnings (a damaged solver cache rebuilt, a read-only cache directory) as one
+    ``pasch: notice: ...`` line each on stderr, each message once."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("once")
+        warnings.showwarning = _notice
+        yield
+
+
 @contextmanager
 def guard() -> Iterator[None]:
     """Run a command body so that bad input becomes one line on stderr and exit status 2.
 
     Catches every :class:`PaschError` (bad rule set, box, dice, action, log), unreadable files
-    (:class:`OSError`), invalid JSON and bad option values (:class:`ValueError`), and Ctrl-C.
+    (:class:`OSError`), invalid JSON and bad option values (:class:`ValueError`), and Ctrl-C. Warnings
+    raised meanwhile are shown as notices (:func:`notices`).
 
     Raises:
         typer.Exit: with code 2 on bad input (130 on Ctrl-C).
     """
     try:
-        yield
+        with notices():
+            yield
     except typer.Exit:
         raise
     except PaschError as exc:
