@@ -133,7 +133,9 @@ def advise_cmd(
             raise InvalidActionError(f"--rolls-left {rolls_left}: must be 0 to {rules.throws - 1}")
         scores = parse_sheet(rules, sheet)
         solver = _solver(rules)
-        solver.state_key(scores)  # validates the sheet before any work
+        from pasch.solver import check_sheet
+
+        check_sheet(solver, scores)  # a sheet the rules make impossible (fill order, five-alike box) is refused
         options = solver.options(scores, roll, rolls_left, sharp)
         best = options[0]
         if as_json:

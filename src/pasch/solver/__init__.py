@@ -21,6 +21,7 @@ from typing import Any
 from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, shared_solver
+from pasch.solver._sheet import check_sheet
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, CacheWarning, build_values, cache_dir, load_or_build, table_path
 
@@ -52,6 +53,7 @@ __all__ = [
     "box_sequence",
     "build_values",
     "cache_dir",
+    "check_sheet",
     "clear_shared",
     "compiled",
     "kernels",
