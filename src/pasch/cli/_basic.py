@@ -66,6 +66,7 @@ TEXT = {
     "modifiers_title": "Modifiers (combine with +, e.g. kniffel-classic+forced+sharp)",
     "no_mods": "—",
     "no_box": "{rules} has no box {box!r}; boxes: {boxes}",
+    "no_sharp": "--sharp: {rules} has no sharp rule (nothing is doubled); use --rules {rules}+sharp",
     "no_boxes": "{rules} has no boxes to score (it is played on a grid; try 'pasch play --rules {rules}')",
     "not_playable": "{rules} cannot be played yet: {why}",
     "unfinished": "the game is not finished: {n} actions replayed, {who} to move",
@@ -295,6 +296,8 @@ def score_cmd(
         rules = get(rules_text)
         if rules.kind is not GameKind.SHEET:
             fail(TEXT["no_boxes"].format(rules=rules.id))
+        if sharp and not rules.sharp:
+            fail(TEXT["no_sharp"].format(rules=rules.id))
         box = category.strip().lower()
         if not rules.has_category(box):
             fail(TEXT["no_box"].format(rules=rules.id, box=category, boxes=", ".join(rules.category_ids)))
@@ -305,7 +308,7 @@ def score_cmd(
             fail(str(exc) if repr(shown) in str(exc) else f"dice {shown!r}: {exc}")
         index = rules.category_index(box)
         empty = tuple(None for _ in rules.categories)
-        options = score_options(rules, Order.FREE, empty, counts_of(values, rules.faces), sharp and rules.sharp)
+        options = score_options(rules, Order.FREE, empty, counts_of(values, rules.faces), sharp)
         option = next(o for o in options if o.index == index)
     if as_json:
         print_json(
@@ -362,6 +365,10 @@ def _print_replay(state: State, log: GameLog, as_json: bool) -> None:
         ),
         markup=False,
     )
+    if isinstance(state, KnasterState):
+        for p in range(len(state.players)):
+            out.print(state.render(p), markup=False, highlight=False)
+            out.print()
     out.print(sheet_table(state))
     out.print(standings_text(state), markup=False)
 

@@ -321,7 +321,8 @@ def _other_text(state: State) -> str:
 
 
 def sheet_json(state: State) -> list[dict[str, Any]]:
-    """Every player's sheet as JSON-ready data: boxes by id, upper, bonus, lower, extra, totals."""
+    """Every player's sheet as JSON-ready data: boxes by id, upper, bonus, lower, extra, totals; for Knaster
+    each player's grid (rows of cells: the number written, or None, and whether it is circled)."""
     players: list[dict[str, Any]] = []
     totals = state.totals()
     layout = sheet_layout(state) if isinstance(state, GameState) else None
@@ -340,6 +341,15 @@ def sheet_json(state: State) -> list[dict[str, Any]]:
                     "total": col.total,
                 }
                 for col in layout.player_columns(p)
+            ]
+        if isinstance(state, KnasterState):
+            grid, n = state.grids[p], state.knaster.size
+            entry["grid"] = [
+                [
+                    {"number": grid.numbers[r * n + c] or None, "circled": bool(grid.circled >> (r * n + c) & 1)}
+                    for c in range(n)
+                ]
+                for r in range(n)
             ]
         players.append(entry)
     return players
