@@ -360,6 +360,10 @@ def command_lines(draw: st.DrawFn, f: Files) -> tuple[list[str], str]:
                 argv += draw(st.sampled_from(["1 3 3 5 6", "6 6 6 6 6", "1 2", "1 2 3 4 5 6 7"])).split()
             else:
                 argv += [draw(_value(param.name or "", f, tame)) for _ in range(n)]
+    if path == ("simulate",) and not {"--games", "-n"} & set(argv):
+        # The default series is long work, not a hang (100 games of a multi-column bot take minutes, with a
+        # progress bar): the fuzzer checks input handling, so it names a short series.
+        argv += ["--games", draw(st.sampled_from(["1", "2"]))]
     junk = draw(st.integers(0, 39 if tame else 19))
     if junk == 0:
         argv.append(draw(st.sampled_from(["--nope", "-z", "stray", "--help", "--json"])))
@@ -395,6 +399,8 @@ def sandbox(files: Files, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 def _fuzz(seen: list[tuple[str, int]], case: tuple[list[str], str]) -> None:
     argv, stdin = case
+    if os.environ.get("PASCH_FUZZ_SHOW"):
+        print("RUN", argv, repr(stdin[:200]), file=sys.__stderr__, flush=True)
     got = run_cli(argv, stdin)
     seen.append((" ".join(argv[:2]) if argv[:1] == ["rules"] else argv[0], got.code))
     if os.environ.get("PASCH_FUZZ_SHOW"):

@@ -31,6 +31,7 @@ from pasch.cli._common import (
 from pasch.dice import counts_of, parse_dice
 from pasch.engine import Action, GameLog, GameState, KnasterState, Roll, Score, State, replay
 from pasch.errors import InvalidActionError, PaschError
+from pasch.i18n import N_, _, box_name, get_language, set_language
 from pasch.rules import BASES, MODIFIERS, GameKind, Order, RuleSet, Scorer, ScorerKind, get, score_options
 
 __all__ = ["rules_app"]
@@ -52,7 +53,7 @@ TEXT = {
     "seed_opt": "Seed for the dice (the same seed and moves give the same game).",
     "plain_opt": "Line-based play on stdin/stdout (screen readers, pipes, scripts); the default when stdin is "
     "not a terminal or --save is given.",
-    "lang_opt": "Language of the terminal app: de, en, es or it (default: the locale).",
+    "lang_opt": "Language of the game (the terminal app and --plain): de, en, es or it (default: the locale).",
     "resume_opt": "Continue the latest unfinished game saved by the terminal app.",
     "bot_delay_opt": "Seconds each bot move stays visible in the terminal app.",
     "resume_plain": "--resume continues games of the terminal app; it is not available with --plain or piped input",
@@ -376,39 +377,42 @@ def _print_replay(state: State, log: GameLog, as_json: bool) -> None:
 # -- pasch play ---------------------------------------------------------------------------------------
 PLAY_TEXT = {
     "intro": "pasch · {name} ({rules}) · {players}",
-    "intro_hint": "Type 'help' for the commands, 'sheet' for the score sheet, 'quit' to stop.",
-    "solo_hint": 'Solo game. For hot-seat play give the names: pasch play --players "Ada,Bob"',
-    "turn_head": "── Round {round} of {rounds} · {name}'s turn · total {total} ──",
-    "turn_head_other": "── {name} to act ──",
-    "press_roll": "{name}, press Enter (or type 'roll') to throw.",
-    "enter_dice": "{name}, enter the final dice thrown at the table: enter 1 3 3 5 6{sharp}",
+    "intro_hint": N_("Type 'help' for the commands, 'sheet' for the score sheet, 'quit' to stop."),
+    "solo_hint": N_('Solo game. For hot-seat play give the names: pasch play --players "Ada,Bob"'),
+    "turn_head": N_("── Round {round} of {rounds} · {name}'s turn · total {total} ──"),
+    "turn_head_other": N_("── {name} to act ──"),
+    "press_roll": N_("{name}, press Enter (or type 'roll') to throw."),
+    "enter_dice": N_("{name}, enter the final dice thrown at the table: enter 1 3 3 5 6{sharp}"),
     "enter_sharp": " [sharp]",
-    "dice": "Dice: {dice}   throw {throws} of {max}, {left} left{served}",
-    "served": "   (served: one throw of all dice)",
-    "keep_hint": "  keep DICE          keep these dice, throw the others again (k 335; 'k' alone throws all)",
-    "announce_hint": "  announce BOX       announced column: {boxes}",
-    "must_announce": "  Only the announced column is open: announce one of its boxes first.",
-    "options_head": "  Score options:",
+    "dice": N_("Dice: {dice}   throw {throws} of {max}, {left} left{served}"),
+    "served": N_("   (served: one throw of all dice)"),
+    "keep_hint": N_("  keep DICE          keep these dice, throw the others again (k 335; 'k' alone throws all)"),
+    "announce_hint": N_("  announce BOX       announced column: {boxes}"),
+    "must_announce": N_("  Only the announced column is open: announce one of its boxes first."),
+    "options_head": N_("  Score options:"),
     "option": "    {action:<{width}}  {points}",
-    "joker": " (joker)",
-    "doubled": " (x2 sharp)",
-    "extra": " + {extra} extra",
-    "legal": "  Legal: {actions}",
-    "number": "Number called: {number}",
+    "option_named": "    {action:<{width}}  {name:<{name_width}}  {points}",
+    "not_action": N_("{text!r} is not an action of {game}; here: {actions}; also: hint, sheet, options, help, quit"),
+    "joker": N_(" (joker)"),
+    "doubled": N_(" (x2 sharp)"),
+    "extra": N_(" + {extra} extra"),
+    "legal": N_("  Legal: {actions}"),
+    "number": N_("Number called: {number}"),
     "prompt": "{name}> ",
     "bad": "  ✗ {message}",
-    "scored": "{name} scores {points}{extra} in {box}.",
-    "game_over": "Game over.",
-    "hint_exact": "  Expected final score with optimal play from here (best first):",
+    "scored": N_("{name} scores {points}{extra} in {box}."),
+    "game_over": N_("Game over."),
+    "hint_exact": N_("  Expected final score with optimal play from here (best first):"),
     "hint_row": "   {mark} {action:<{width}}  {value:8.2f}{delta}",
-    "hint_delta": "  ({delta:+.2f} vs best)",
-    "hint_bot": "  The strongest bot would play: {action}",
-    "hint_enter": "  Throw the real dice and enter them (enter 1 3 3 5 6).",
-    "bot_move": "{name} (bot): {action}",
-    "eof": "(end of input: game stopped)",
-    "quit": "Game stopped.",
-    "saved": "Game log saved to {path} (replay it: pasch replay {path})",
-    "help": """Commands (the engine checks every move; a refused move changes nothing):
+    "hint_delta": N_("  ({delta:+.2f} vs best)"),
+    "hint_bot": N_("  The strongest bot would play: {action}"),
+    "hint_enter": N_("  Throw the real dice and enter them (enter 1 3 3 5 6)."),
+    "bot_move": N_("{name} (bot): {action}"),
+    "eof": N_("(end of input: game stopped)"),
+    "quit": N_("Game stopped."),
+    "saved": N_("Game log saved to {path} (replay it: pasch replay {path})"),
+    "help": N_(
+        """Commands (the engine checks every move; a refused move changes nothing):
   roll, r, or Enter        throw all dice at the start of a turn
   keep 3 3 5, k 335        keep these dice and throw the others again; 'k' alone throws all again
   score full_house         fill a box; the box alone works too: full_house, 'full house', fh, ch, 6 (sixes)
@@ -420,8 +424,15 @@ PLAY_TEXT = {
   options                  show the options again
   hint                     the best options with their exact values (or the strongest bot's move)
   help                     this text
-  quit                     stop the game (the log is kept with --save)""",
+  quit                     stop the game (the log is kept with --save)"""
+    ),
 }
+
+
+def _t(key: str) -> str:
+    """A plain-mode text in the current language."""
+    return _(PLAY_TEXT[key])
+
 
 _VERBS = {"roll", "keep", "throw", "enter", "score", "announce", "write", "circle", "pass"}
 _SHORT_VERBS = {"r": "roll", "k": "keep", "e": "enter", "a": "announce", "w": "write", "c": "circle", "p": "pass"}
@@ -450,11 +461,19 @@ HINT_ROWS = 5
 """Options listed by ``hint`` (best first)."""
 
 
-def resolve_box(word: str, box_ids: Sequence[str]) -> str | None:
-    """The box id meant by ``word``: an id, an alias (fh, ss, 6, kniffel, ...) or a unique id prefix."""
-    w = word.strip().lower().replace(" ", "_").replace("-", "_")
+def _norm(word: str) -> str:
+    return word.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def resolve_box(word: str, box_ids: Sequence[str], names: dict[str, str] | None = None) -> str | None:
+    """The box id meant by ``word``: an id, a name of the language (``names``: display name -> id, e.g.
+    ``Dreierpasch``), an alias (fh, ss, 6, kniffel, ...) or a unique id prefix."""
+    w = _norm(word)
     if w in box_ids:
         return w
+    by_name = {_norm(name): cid for name, cid in (names or {}).items()}
+    if w in by_name:
+        return by_name[w]
     alias = _BOX_ALIASES.get(w)
     if alias in box_ids:
         return alias
@@ -472,13 +491,14 @@ def expand_command(line: str, state: State) -> str:
     if not words:
         return ""
     box_ids: tuple[str, ...] = state.rules.category_ids
+    names = {box_name(state.rules, cid): cid for cid in box_ids} if isinstance(state, GameState) else {}
     verb, rest = words[0], words[1:]
     verb = _SHORT_VERBS.get(verb, verb) if (rest or verb in ("r", "k", "p")) else verb
     if verb in _VERBS:
         if verb in ("score", "announce") and len(rest) >= 1:
             target = "_".join(rest)
             col, sep, box = target.rpartition(":")
-            found = resolve_box(box, box_ids)
+            found = resolve_box(box, box_ids, names)
             if found is not None:
                 return f"{verb} {col}{sep}{found}"
         if verb == "write" and len(rest) == 2:
@@ -486,7 +506,7 @@ def expand_command(line: str, state: State) -> str:
         return " ".join([verb, *rest])
     target = "_".join(words)
     col, sep, box = target.rpartition(":")
-    found = resolve_box(box, box_ids)
+    found = resolve_box(box, box_ids, names)
     if found is not None and (not sep or col.isdigit()):
         return f"score {col}{sep}{found}"
     if len(words) == 1:
@@ -513,6 +533,9 @@ class PlainSession:
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
         self.echo = not _isatty(self.inp)
+        self.named = get_language() != "en"
+        """Box names of the language beside the box ids (in a language other than English, whose names are
+        the ids)."""
 
     # -- output ------------------------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -530,7 +553,7 @@ class PlainSession:
             return
         write_atomic(self.save_path, self.game.log.to_json() + "\n")
         if announce:
-            self.say(PLAY_TEXT["saved"].format(path=self.save_path))
+            self.say(_t("saved").format(path=self.save_path))
 
     def show_turn(self) -> None:
         """Whose turn, the dice, throws left and every option with its score."""
@@ -543,7 +566,7 @@ class PlainSession:
         if state.dice is None:
             self.say()
             self.say(
-                PLAY_TEXT["turn_head"].format(
+                _t("turn_head").format(
                     round=state.round,
                     rounds=rules.turns_per_player,
                     name=name,
@@ -551,16 +574,14 @@ class PlainSession:
                 )
             )
             if state.keeper:
-                self.say(
-                    PLAY_TEXT["enter_dice"].format(name=name, sharp=PLAY_TEXT["enter_sharp"] if rules.sharp else "")
-                )
+                self.say(_t("enter_dice").format(name=name, sharp=_t("enter_sharp") if rules.sharp else ""))
                 self._show_announce(state)
             else:
-                self.say(PLAY_TEXT["press_roll"].format(name=name))
+                self.say(_t("press_roll").format(name=name))
             return
-        served = PLAY_TEXT["served"] if state.sharp and rules.sharp else ""
+        served = _t("served") if state.sharp and rules.sharp else ""
         self.say(
-            PLAY_TEXT["dice"].format(
+            _t("dice").format(
                 dice=" ".join(map(str, state.dice)),
                 throws=state.throws,
                 max=rules.throws,
@@ -570,44 +591,51 @@ class PlainSession:
         )
         legal = state.legal_actions()
         if any(str(a).startswith("keep") for a in legal):
-            self.say(PLAY_TEXT["keep_hint"])
+            self.say(_t("keep_hint"))
         self._show_announce(state)
-        rows: list[tuple[str, str]] = []
+        rows: list[tuple[str, str, str]] = []
         for c, opt in state.score_options():
             action = Score(rules.categories[opt.index].id, c + 1 if rules.n_columns > 1 else None)
             points = str(opt.points)
             if opt.doubled:
-                points += PLAY_TEXT["doubled"]
+                points += _t("doubled")
             if opt.extra:
-                points += PLAY_TEXT["extra"].format(extra=opt.extra)
+                points += _t("extra").format(extra=opt.extra)
             if opt.joker:
-                points += PLAY_TEXT["joker"]
-            rows.append((str(action), points))
+                points += _t("joker")
+            rows.append((str(action), box_name(rules, opt.index) if self.named else "", points))
         if rows:
-            self.say(PLAY_TEXT["options_head"])
-            width = max(len(a) for a, _ in rows)
-            for action_text, points in rows:
-                self.say(PLAY_TEXT["option"].format(action=action_text, width=width, points=points))
+            self.say(_t("options_head"))
+            width = max(len(a) for a, _n, _p in rows)
+            name_width = max(len(n) for _a, n, _p in rows)
+            for action_text, name, points in rows:
+                if self.named:
+                    line = _t("option_named").format(
+                        action=action_text, width=width, name=name, name_width=name_width, points=points
+                    )
+                else:
+                    line = _t("option").format(action=action_text, width=width, points=points)
+                self.say(line)
 
     def _show_announce(self, state: GameState) -> None:
         legal = [str(a) for a in state.legal_actions()]
         boxes = [a.split()[1] for a in legal if a.startswith("announce ")]
         if boxes:
             if len(boxes) == len(legal):
-                self.say(PLAY_TEXT["must_announce"])
-            self.say(PLAY_TEXT["announce_hint"].format(boxes=" ".join(boxes)))
+                self.say(_t("must_announce"))
+            self.say(_t("announce_hint").format(boxes=" ".join(boxes)))
 
     def _show_other(self, state: State) -> None:
         """Games without a box sheet (Knaster): the state's own drawing and the legal moves."""
         self.say()
-        self.say(PLAY_TEXT["turn_head_other"].format(name=state.current_name))
+        self.say(_t("turn_head_other").format(name=state.current_name))
         if isinstance(state, KnasterState):
             self.say(state.render(state.current_player))
         else:
-            self.say(sheet_text(state))
+            self.say(sheet_text(state, localized=self.named))
         number = state.number if isinstance(state, KnasterState) else None
         if number is not None:
-            self.say(PLAY_TEXT["number"].format(number=number))
+            self.say(_t("number").format(number=number))
         groups: dict[str, list[str]] = {}
         for a in state.legal_actions():
             head, _, last = str(a).rpartition(" ")
@@ -615,7 +643,7 @@ class PlainSession:
         parts = []
         for head, lasts in groups.items():
             parts.append(head if lasts == [""] else f"{head} " + "|".join(lasts))
-        self.say(PLAY_TEXT["legal"].format(actions=", ".join(parts)))
+        self.say(_t("legal").format(actions=", ".join(parts)))
 
     def prompt_name(self) -> str:
         """The name shown in the prompt: the player to act."""
@@ -624,7 +652,7 @@ class PlainSession:
     # -- input -------------------------------------------------------------------------------------
     def read(self) -> str | None:
         """One line from the input (None at end of input)."""
-        prompt = PLAY_TEXT["prompt"].format(name=self.prompt_name())
+        prompt = _t("prompt").format(name=self.prompt_name())
         if self.inp is sys.stdin and not self.echo and self.out is sys.stdout:
             try:
                 return input(prompt)
@@ -649,10 +677,10 @@ class PlainSession:
         """
         game = self.game
         rules = game.rules
-        self.say(PLAY_TEXT["intro"].format(name=rules.name, rules=rules.id, players=", ".join(game.state.players)))
+        self.say(_t("intro").format(name=rules.name, rules=rules.id, players=", ".join(game.state.players)))
         if len(game.state.players) == 1:
-            self.say(PLAY_TEXT["solo_hint"])
-        self.say(PLAY_TEXT["intro_hint"])
+            self.say(_t("solo_hint"))
+        self.say(_t("intro_hint"))
         self.save()
         shown: State | None = None
         while not game.state.is_terminal:
@@ -664,15 +692,15 @@ class PlainSession:
                 shown = game.state
             line = self.read()
             if line is None:
-                self.say(PLAY_TEXT["eof"])
+                self.say(_t("eof"))
                 self.save(announce=True)
                 return
             word = line.strip().lower()
             if word in _HELP_WORDS:
-                self.say(PLAY_TEXT["help"])
+                self.say(_t("help"))
                 continue
             if word in _SHEET_WORDS:
-                self.say(sheet_text(game.state))
+                self.say(sheet_text(game.state, localized=self.named))
                 continue
             if word in _OPTION_WORDS:
                 self.show_turn()
@@ -681,8 +709,8 @@ class PlainSession:
                 self.show_hint()
                 continue
             if word in _QUIT_WORDS:
-                self.say(PLAY_TEXT["quit"])
-                self.say(sheet_text(game.state))
+                self.say(_t("quit"))
+                self.say(sheet_text(game.state, localized=self.named))
                 self.save(announce=True)
                 return
             if not word:
@@ -691,8 +719,8 @@ class PlainSession:
                 word = "roll"
             self.act(expand_command(word, game.state))
         self.say()
-        self.say(PLAY_TEXT["game_over"])
-        self.say(sheet_text(game.state))
+        self.say(_t("game_over"))
+        self.say(sheet_text(game.state, localized=self.named))
         self.say(standings_text(game.state))
         self.save(announce=True)
 
@@ -703,26 +731,24 @@ class PlainSession:
             return
         advice = advise(state)
         if advice.waiting_for_dice:
-            self.say(PLAY_TEXT["hint_enter"])
+            self.say(_t("hint_enter"))
         if advice.exact:
-            self.say(PLAY_TEXT["hint_exact"])
+            self.say(_t("hint_exact"))
             width = max((len(str(o.action)) for o in advice.options), default=0)
             for o in advice.top(HINT_ROWS):
                 mark = "*" if o.best else " "
-                delta = "" if o.best or o.delta is None else PLAY_TEXT["hint_delta"].format(delta=o.delta)
+                delta = "" if o.best or o.delta is None else _t("hint_delta").format(delta=o.delta)
                 self.say(
-                    PLAY_TEXT["hint_row"].format(
-                        mark=mark, action=str(o.action), width=width, value=o.value, delta=delta
-                    )
+                    _t("hint_row").format(mark=mark, action=str(o.action), width=width, value=o.value, delta=delta)
                 )
         elif advice.suggestion is not None:
-            self.say(PLAY_TEXT["hint_bot"].format(action=advice.suggestion))
+            self.say(_t("hint_bot").format(action=advice.suggestion))
 
     def bot_step(self) -> None:
         """Let the bot to move play one action, and say what it did."""
         name = self.match.seat.name
         action = self.match.bot_action()
-        self.say(PLAY_TEXT["bot_move"].format(name=name, action=action))
+        self.say(_t("bot_move").format(name=name, action=action))
         self.act(str(action))
 
     def act(self, text: str) -> None:
@@ -731,9 +757,17 @@ class PlainSession:
         before = game.state
         try:
             action = Action.parse(text)
+            if str(action).split()[0] not in _kind_verbs(before):
+                raise InvalidActionError(self._not_action(text))
             self.match.act(action)
+        except InvalidActionError as exc:
+            words = text.split()
+            known = words and words[0].lower() in _kind_verbs(before)
+            message = str(exc) if known else self._not_action(text)
+            self.say(_t("bad").format(message=message))
+            return
         except PaschError as exc:
-            self.say(PLAY_TEXT["bad"].format(message=exc))
+            self.say(_t("bad").format(message=exc))
             return
         after = game.state
         if isinstance(action, Score) and isinstance(before, GameState) and isinstance(after, GameState):
@@ -742,10 +776,51 @@ class PlainSession:
             i = before.rules.category_index(action.category)
             new_col = after.sheets[p].columns[c]
             gained = new_col.extra - before.sheets[p].columns[c].extra
-            extra = PLAY_TEXT["extra"].format(extra=gained) if gained else ""
+            extra = _t("extra").format(extra=gained) if gained else ""
             box = str(action).removeprefix("score ")
-            self.say(PLAY_TEXT["scored"].format(name=before.players[p], points=new_col.scores[i], extra=extra, box=box))
+            if self.named:
+                box = box.replace(action.category, box_name(before.rules, i))
+            self.say(_t("scored").format(name=before.players[p], points=new_col.scores[i], extra=extra, box=box))
         self.save()
+
+    def _not_action(self, text: str) -> str:
+        state = self.game.state
+        return _t("not_action").format(text=text.strip(), game=state.rules.name, actions=game_actions(state))
+
+
+def _kind_verbs(state: State) -> frozenset[str]:
+    """Every verb of this kind of game (the engine explains why one is refused now: a keeper game's 'roll')."""
+    if isinstance(state, KnasterState):
+        return frozenset({"roll", "write", "circle", "pass", "throw"})
+    return frozenset({"roll", "keep", "score", "announce", "enter", "throw"})
+
+
+def game_verbs(state: State) -> frozenset[str]:
+    """The action verbs of the game being played (what the player at a prompt may type)."""
+    if isinstance(state, KnasterState):
+        return frozenset({"roll", "write", "circle", "pass"})
+    rules = state.rules
+    verbs = {"score", "enter"} if state.keeper else {"roll", "keep", "score"}
+    if Order.ANNOUNCED in rules.columns:
+        verbs.add("announce")
+    return frozenset(verbs)
+
+
+def game_actions(state: State) -> str:
+    """The actions of the game being played, as the player types them: ``roll, keep DICE, score BOX``."""
+    dice, box, cell = _(N_("DICE")), _(N_("BOX")), _(N_("CELL"))
+    shown = {
+        "roll": "roll",
+        "keep": f"keep {dice}",
+        "enter": f"enter {dice}" + (" [sharp]" if state.rules.sharp else ""),
+        "score": f"score {box}",
+        "announce": f"announce {box}",
+        "write": f"write N at {cell}",
+        "circle": f"circle {cell}",
+        "pass": "pass",
+    }
+    verbs = game_verbs(state)
+    return ", ".join(text for verb, text in shown.items() if verb in verbs)
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -778,8 +853,9 @@ def play_cmd(
             return
         if resume:
             fail(TEXT["resume_plain"])
+        set_language(lang)
         rules = get(rules_text or "kniffel")
-        seats = parse_seats(players or TEXT["default_player"])
+        seats = parse_seats(players or _(TEXT["default_player"]))
         meta: dict[str, Any] = {"interface": "cli-plain"}
         if seed is not None:
             meta["seed"] = seed
