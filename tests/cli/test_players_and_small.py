@@ -106,3 +106,10 @@ def test_replay_json_of_knaster_has_the_grids(invoke: Invoke, tmp_path: Path) ->
         assert len(sheet["grid"]) == 5 and len(cells) == 25
         assert [c["number"] for c in cells] == [n or None for n in grid.numbers]
         assert sum(c["circled"] for c in cells) == bin(grid.circled).count("1")
+
+
+def test_rules_table_shows_the_player_range(invoke: Invoke) -> None:
+    out = invoke(["rules"]).stdout
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if line.startswith("│ ") and "│" in line[2:]}
+    for rid, most in {**OPEN, **CAPPED}.items():
+        assert rows[rid].rstrip(" │").endswith(f"1–{most}"), rows[rid]

@@ -49,7 +49,8 @@ TEXT = {
     "dice": "The dice, e.g. 3 3 5 5 5 (or 33555).",
     "sharp_opt": "The dice came from one throw of all five (+sharp doubles some boxes).",
     "log_arg": "A game log written by 'pasch play --save'.",
-    "players_opt": "Comma-separated player names in seat order (1 to 8); one name is a solo game.",
+    "players_opt": "Comma-separated player names in seat order (1 to 8; 1 to 20 in yatzy, yahtzee, jetsi and "
+    "knaster); one name is a solo game.",
     "seed_opt": "Seed for the dice (the same seed and moves give the same game).",
     "plain_opt": "Line-based play on stdin/stdout (screen readers, pipes, scripts); the default when stdin is "
     "not a terminal or --save is given.",
@@ -64,6 +65,7 @@ TEXT = {
     "col_id": "id",
     "col_desc": "description",
     "col_mods": "modifiers",
+    "col_players": "players",
     "modifiers_title": "Modifiers (combine with +, e.g. kniffel-classic+forced+sharp)",
     "no_mods": "—",
     "no_box": "{rules} has no box {box!r}; boxes: {boxes}",
@@ -153,9 +155,11 @@ def rules_list(
     table.add_column(TEXT["col_id"], no_wrap=True)
     table.add_column(TEXT["col_desc"])
     table.add_column(TEXT["col_mods"], no_wrap=True)
+    table.add_column(TEXT["col_players"], no_wrap=True, justify="right")
     for e in entries:
         mods = " ".join(f"+{m}" for m in e["modifiers"]) or TEXT["no_mods"]
-        table.add_row(e["id"], e["description"], mods)
+        low, high = e["players"]
+        table.add_row(e["id"], e["description"], mods, f"{low}–{high}")
     mods_table = Table(title=TEXT["modifiers_title"], title_justify="left", show_header=False)
     mods_table.add_column(no_wrap=True)
     mods_table.add_column()
