@@ -86,10 +86,10 @@ def _notice(message: Warning | str, category: type[Warning], *_args: object, **_
 
 @contextmanager
 def notices() -> Iterator[None]:
-    """Show the library's warnings (a damaged solver cache rebuilt, a read-only cache directory) as one
-    ``pasch: notice: ...`` line each on stderr, each message once."""
+    """Show the warnings that are shown at all (a damaged solver cache rebuilt, a read-only cache directory:
+    the default filters show each once per place and text) as one ``pasch: notice: ...`` line each on stderr,
+    instead of Python's two-line form."""
     with warnings.catch_warnings():
-        warnings.simplefilter("once")
         warnings.showwarning = _notice
         yield
 
