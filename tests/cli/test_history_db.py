@@ -126,3 +126,14 @@ def test_database_locked_longer_than_the_busy_timeout(
         con.close()
     assert done.is_set()
     assert_bad_input(result, "locked", "0.3 s busy timeout")
+
+
+def test_a_permission_error_is_one_error_line(invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As root the permission test above cannot run; the same failure, raised where the file is opened."""
+    import pasch.storage
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "pasch.sqlite3"))
+
+    monkeypatch.setattr(pasch.storage, "Repository", refuse)
+    assert_bad_input(invoke(["history", "--data-dir", str(tmp_path)]), "cannot open the database", "Permission denied")
