@@ -95,7 +95,8 @@ def check_contract(argv: list[str], got: Outcome) -> None:
     lines = [line for line in got.err.splitlines() if line.strip()]
     errors = [line for line in lines if line.startswith("pasch: error: ")]
     if got.code == 1 and argv and argv[0] == "verify":
-        assert "UNFAIR" in got.out and not errors, shown
+        unfair = "UNFAIR" in got.out or ('"fair": false' in got.out and "--json" in argv)
+        assert unfair and not errors, shown
         return
     assert got.code in (0, 2), shown
     assert len(errors) == (1 if got.code == 2 else 0), shown
