@@ -63,7 +63,8 @@ def test_score_sharp_doubles_only_with_the_rule(invoke: Invoke) -> None:
     assert invoke(["score", "--rules", "kniffel+sharp", "--sharp", "full_house", "33555"]).stdout.strip() == "50"
     assert invoke(["score", "--rules", "kniffel+sharp", "full_house", "33555"]).stdout.strip() == "25"
     assert invoke(["score", "--rules", "kniffel+sharp", "--sharp", "chance", "33555"]).stdout.strip() == "21"
-    assert invoke(["score", "--rules", "kniffel", "--sharp", "full_house", "33555"]).stdout.strip() == "25"
+    # without +sharp nothing is doubled, so --sharp is refused (as 'enter ... sharp' is in keeper mode)
+    assert_bad_input(invoke(["score", "--rules", "kniffel", "--sharp", "full_house", "33555"]), "+sharp")
 
 
 @pytest.mark.parametrize("rules", ["kniffel", "yatzy", "yacht"])

@@ -330,8 +330,8 @@ def test_bad_input_is_refused_with_a_clear_message() -> None:
     refused(r, "throw 3", "2 dice were thrown, not 1")
     refused(r, "throw 3 7", "7 is not a die")
     refused(r, "write 7 at b3", "dice are still in the air")
-    with pytest.raises(IllegalActionError, match="knaster is played by 1 to 8 players, not 9"):
-        new_game("knaster", [f"P{i}" for i in range(9)])
+    with pytest.raises(IllegalActionError, match="knaster is played by 1 to 20 players, not 21"):
+        new_game("knaster", [f"P{i}" for i in range(21)])
     with pytest.raises(IllegalActionError, match="must differ"):
         new_game("knaster", ["Ada", "Ada"])
 

@@ -1,4 +1,4 @@
-"""The basic commands: ``pasch rules``, ``rules show``, ``score``, ``replay`` and the plain ``play``.
+"""The basic commands: ``pasch rules``, ``rules show``, ``score``, ``replay`` and ``play`` (plain mode in ``_plain``).
 
 The engine decides what is legal and what it scores; these commands parse text and draw results.
 """
@@ -6,14 +6,13 @@ The engine decides what is legal and what it scores; these commands parse text a
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from pasch.app import Match, advise, parse_seats
+from pasch.app import Match, parse_seats
 from pasch.cli._app import app
 from pasch.cli._common import (
     console,
@@ -22,18 +21,18 @@ from pasch.cli._common import (
     print_json,
     sheet_json,
     sheet_table,
-    sheet_text,
     sheet_width,
     standings_json,
     standings_text,
-    write_atomic,
 )
+from pasch.cli._plain import PlainSession, expand_command, resolve_box
 from pasch.dice import counts_of, parse_dice
-from pasch.engine import Action, GameLog, GameState, KnasterState, Roll, Score, State, replay
-from pasch.errors import InvalidActionError, PaschError
+from pasch.engine import GameLog, KnasterState, State, replay
+from pasch.errors import InvalidActionError
+from pasch.i18n import _, set_language
 from pasch.rules import BASES, MODIFIERS, GameKind, Order, RuleSet, Scorer, ScorerKind, get, score_options
 
-__all__ = ["rules_app"]
+__all__ = ["expand_command", "resolve_box", "rules_app"]
 
 TEXT = {
     "rules_help": "List the rule sets (with the modifiers each accepts), or show one with 'rules show ID'.",
@@ -48,11 +47,12 @@ TEXT = {
     "dice": "The dice, e.g. 3 3 5 5 5 (or 33555).",
     "sharp_opt": "The dice came from one throw of all five (+sharp doubles some boxes).",
     "log_arg": "A game log written by 'pasch play --save'.",
-    "players_opt": "Comma-separated player names in seat order (1 to 8); one name is a solo game.",
+    "players_opt": "Comma-separated player names in seat order (1 to 8; 1 to 20 in yatzy, yahtzee, jetsi and "
+    "knaster); one name is a solo game.",
     "seed_opt": "Seed for the dice (the same seed and moves give the same game).",
     "plain_opt": "Line-based play on stdin/stdout (screen readers, pipes, scripts); the default when stdin is "
     "not a terminal or --save is given.",
-    "lang_opt": "Language of the terminal app: de, en, es or it (default: the locale).",
+    "lang_opt": "Language of the game (the terminal app and --plain): de, en, es or it (default: the locale).",
     "resume_opt": "Continue the latest unfinished game saved by the terminal app.",
     "bot_delay_opt": "Seconds each bot move stays visible in the terminal app.",
     "resume_plain": "--resume continues games of the terminal app; it is not available with --plain or piped input",
@@ -63,9 +63,11 @@ TEXT = {
     "col_id": "id",
     "col_desc": "description",
     "col_mods": "modifiers",
+    "col_players": "players",
     "modifiers_title": "Modifiers (combine with +, e.g. kniffel-classic+forced+sharp)",
     "no_mods": "—",
     "no_box": "{rules} has no box {box!r}; boxes: {boxes}",
+    "no_sharp": "--sharp: {rules} has no sharp rule (nothing is doubled); use --rules {rules}+sharp",
     "no_boxes": "{rules} has no boxes to score (it is played on a grid; try 'pasch play --rules {rules}')",
     "not_playable": "{rules} cannot be played yet: {why}",
     "unfinished": "the game is not finished: {n} actions replayed, {who} to move",
@@ -151,9 +153,11 @@ def rules_list(
     table.add_column(TEXT["col_id"], no_wrap=True)
     table.add_column(TEXT["col_desc"])
     table.add_column(TEXT["col_mods"], no_wrap=True)
+    table.add_column(TEXT["col_players"], no_wrap=True, justify="right")
     for e in entries:
         mods = " ".join(f"+{m}" for m in e["modifiers"]) or TEXT["no_mods"]
-        table.add_row(e["id"], e["description"], mods)
+        low, high = e["players"]
+        table.add_row(e["id"], e["description"], mods, f"{low}–{high}")
     mods_table = Table(title=TEXT["modifiers_title"], title_justify="left", show_header=False)
     mods_table.add_column(no_wrap=True)
     mods_table.add_column()
@@ -295,6 +299,8 @@ def score_cmd(
         rules = get(rules_text)
         if rules.kind is not GameKind.SHEET:
             fail(TEXT["no_boxes"].format(rules=rules.id))
+        if sharp and not rules.sharp:
+            fail(TEXT["no_sharp"].format(rules=rules.id))
         box = category.strip().lower()
         if not rules.has_category(box):
             fail(TEXT["no_box"].format(rules=rules.id, box=category, boxes=", ".join(rules.category_ids)))
@@ -305,7 +311,7 @@ def score_cmd(
             fail(str(exc) if repr(shown) in str(exc) else f"dice {shown!r}: {exc}")
         index = rules.category_index(box)
         empty = tuple(None for _ in rules.categories)
-        options = score_options(rules, Order.FREE, empty, counts_of(values, rules.faces), sharp and rules.sharp)
+        options = score_options(rules, Order.FREE, empty, counts_of(values, rules.faces), sharp)
         option = next(o for o in options if o.index == index)
     if as_json:
         print_json(
@@ -362,392 +368,15 @@ def _print_replay(state: State, log: GameLog, as_json: bool) -> None:
         ),
         markup=False,
     )
+    if isinstance(state, KnasterState):
+        for p in range(len(state.players)):
+            out.print(state.render(p), markup=False, highlight=False)
+            out.print()
     out.print(sheet_table(state))
     out.print(standings_text(state), markup=False)
 
 
 # -- pasch play ---------------------------------------------------------------------------------------
-PLAY_TEXT = {
-    "intro": "pasch · {name} ({rules}) · {players}",
-    "intro_hint": "Type 'help' for the commands, 'sheet' for the score sheet, 'quit' to stop.",
-    "solo_hint": 'Solo game. For hot-seat play give the names: pasch play --players "Ada,Bob"',
-    "turn_head": "── Round {round} of {rounds} · {name}'s turn · total {total} ──",
-    "turn_head_other": "── {name} to act ──",
-    "press_roll": "{name}, press Enter (or type 'roll') to throw.",
-    "enter_dice": "{name}, enter the final dice thrown at the table: enter 1 3 3 5 6{sharp}",
-    "enter_sharp": " [sharp]",
-    "dice": "Dice: {dice}   throw {throws} of {max}, {left} left{served}",
-    "served": "   (served: one throw of all dice)",
-    "keep_hint": "  keep DICE          keep these dice, throw the others again (k 335; 'k' alone throws all)",
-    "announce_hint": "  announce BOX       announced column: {boxes}",
-    "must_announce": "  Only the announced column is open: announce one of its boxes first.",
-    "options_head": "  Score options:",
-    "option": "    {action:<{width}}  {points}",
-    "joker": " (joker)",
-    "doubled": " (x2 sharp)",
-    "extra": " + {extra} extra",
-    "legal": "  Legal: {actions}",
-    "number": "Number called: {number}",
-    "prompt": "{name}> ",
-    "bad": "  ✗ {message}",
-    "scored": "{name} scores {points}{extra} in {box}.",
-    "game_over": "Game over.",
-    "hint_exact": "  Expected final score with optimal play from here (best first):",
-    "hint_row": "   {mark} {action:<{width}}  {value:8.2f}{delta}",
-    "hint_delta": "  ({delta:+.2f} vs best)",
-    "hint_bot": "  The strongest bot would play: {action}",
-    "hint_enter": "  Throw the real dice and enter them (enter 1 3 3 5 6).",
-    "bot_move": "{name} (bot): {action}",
-    "eof": "(end of input: game stopped)",
-    "quit": "Game stopped.",
-    "saved": "Game log saved to {path} (replay it: pasch replay {path})",
-    "help": """Commands (the engine checks every move; a refused move changes nothing):
-  roll, r, or Enter        throw all dice at the start of a turn
-  keep 3 3 5, k 335        keep these dice and throw the others again; 'k' alone throws all again
-  score full_house         fill a box; the box alone works too: full_house, 'full house', fh, ch, 6 (sixes)
-  score 2:full_house       multi-column games: the box in column 2
-  announce yahtzee, a ...  kniffel-4: announce a box of the announced column after the first throw
-  enter 1 3 3 5 6 [sharp]  score keeper: the final dice thrown at the table (e 13356)
-  write 7 at b3, circle b3, pass    Knaster
-  sheet                    show the score sheet
-  options                  show the options again
-  hint                     the best options with their exact values (or the strongest bot's move)
-  help                     this text
-  quit                     stop the game (the log is kept with --save)""",
-}
-
-_VERBS = {"roll", "keep", "throw", "enter", "score", "announce", "write", "circle", "pass"}
-_SHORT_VERBS = {"r": "roll", "k": "keep", "e": "enter", "a": "announce", "w": "write", "c": "circle", "p": "pass"}
-_BOX_ALIASES = {
-    "fh": "full_house",
-    "ss": "small_straight",
-    "ls": "large_straight",
-    "3k": "three_of_a_kind",
-    "4k": "four_of_a_kind",
-    "kniffel": "yahtzee",
-    "yatzy": "yahtzee",
-    "yacht": "yahtzee",
-    "1": "ones",
-    "2": "twos",
-    "3": "threes",
-    "4": "fours",
-    "5": "fives",
-    "6": "sixes",
-}
-_HELP_WORDS = {"help", "h", "?"}
-_SHEET_WORDS = {"sheet", "show"}
-_OPTION_WORDS = {"options", "o"}
-_QUIT_WORDS = {"quit", "q", "exit", "stop"}
-_HINT_WORDS = {"hint", "?hint"}
-HINT_ROWS = 5
-"""Options listed by ``hint`` (best first)."""
-
-
-def resolve_box(word: str, box_ids: Sequence[str]) -> str | None:
-    """The box id meant by ``word``: an id, an alias (fh, ss, 6, kniffel, ...) or a unique id prefix."""
-    w = word.strip().lower().replace(" ", "_").replace("-", "_")
-    if w in box_ids:
-        return w
-    alias = _BOX_ALIASES.get(w)
-    if alias in box_ids:
-        return alias
-    matches = [b for b in box_ids if b.startswith(w)] if len(w) >= 2 else []
-    return matches[0] if len(matches) == 1 else None
-
-
-def expand_command(line: str, state: State) -> str:
-    """Turn what a player typed (short forms included) into an action text for the engine.
-
-    Only spelling is handled here; whether the action is legal is the engine's decision. Text that matches
-    no short form goes to the engine unchanged, so its message explains what is wrong.
-    """
-    words = line.strip().lower().replace(",", " ").split()
-    if not words:
-        return ""
-    box_ids: tuple[str, ...] = state.rules.category_ids
-    verb, rest = words[0], words[1:]
-    verb = _SHORT_VERBS.get(verb, verb) if (rest or verb in ("r", "k", "p")) else verb
-    if verb in _VERBS:
-        if verb in ("score", "announce") and len(rest) >= 1:
-            target = "_".join(rest)
-            col, sep, box = target.rpartition(":")
-            found = resolve_box(box, box_ids)
-            if found is not None:
-                return f"{verb} {col}{sep}{found}"
-        if verb == "write" and len(rest) == 2:
-            return f"write {rest[0]} at {rest[1]}"
-        return " ".join([verb, *rest])
-    target = "_".join(words)
-    col, sep, box = target.rpartition(":")
-    found = resolve_box(box, box_ids)
-    if found is not None and (not sep or col.isdigit()):
-        return f"score {col}{sep}{found}"
-    if len(words) == 1:
-        # A Knaster cell alone ("b3"): the one legal move on that cell, if there is exactly one.
-        fits = [str(a) for a in state.legal_actions() if str(a).endswith(f" {words[0]}")]
-        if len(fits) == 1:
-            return fits[0]
-    return line.strip()
-
-
-class PlainSession:
-    """A line-based hot-seat game on stdin/stdout: prompts, short forms, help, sheet, quit, EOF."""
-
-    def __init__(
-        self,
-        match: Match,
-        save: Path | None = None,
-        inp: TextIO | None = None,
-        out: TextIO | None = None,
-    ) -> None:
-        self.match = match
-        self.game = match.game
-        self.save_path = save
-        self.inp = inp if inp is not None else sys.stdin
-        self.out = out if out is not None else sys.stdout
-        self.echo = not _isatty(self.inp)
-
-    # -- output ------------------------------------------------------------------------------------
-    def say(self, text: str = "") -> None:
-        """Write a line (or several)."""
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def save(self, announce: bool = False) -> None:
-        """Write the log so far to the ``--save`` file, if one was given.
-
-        Raises:
-            OSError: the file cannot be written.
-        """
-        if self.save_path is None:
-            return
-        write_atomic(self.save_path, self.game.log.to_json() + "\n")
-        if announce:
-            self.say(PLAY_TEXT["saved"].format(path=self.save_path))
-
-    def show_turn(self) -> None:
-        """Whose turn, the dice, throws left and every option with its score."""
-        state = self.game.state
-        if not isinstance(state, GameState):
-            self._show_other(state)
-            return
-        rules = state.rules
-        name = state.current_name
-        if state.dice is None:
-            self.say()
-            self.say(
-                PLAY_TEXT["turn_head"].format(
-                    round=state.round,
-                    rounds=rules.turns_per_player,
-                    name=name,
-                    total=state.total(state.current_player),
-                )
-            )
-            if state.keeper:
-                self.say(
-                    PLAY_TEXT["enter_dice"].format(name=name, sharp=PLAY_TEXT["enter_sharp"] if rules.sharp else "")
-                )
-                self._show_announce(state)
-            else:
-                self.say(PLAY_TEXT["press_roll"].format(name=name))
-            return
-        served = PLAY_TEXT["served"] if state.sharp and rules.sharp else ""
-        self.say(
-            PLAY_TEXT["dice"].format(
-                dice=" ".join(map(str, state.dice)),
-                throws=state.throws,
-                max=rules.throws,
-                left=state.throws_left,
-                served=served,
-            )
-        )
-        legal = state.legal_actions()
-        if any(str(a).startswith("keep") for a in legal):
-            self.say(PLAY_TEXT["keep_hint"])
-        self._show_announce(state)
-        rows: list[tuple[str, str]] = []
-        for c, opt in state.score_options():
-            action = Score(rules.categories[opt.index].id, c + 1 if rules.n_columns > 1 else None)
-            points = str(opt.points)
-            if opt.doubled:
-                points += PLAY_TEXT["doubled"]
-            if opt.extra:
-                points += PLAY_TEXT["extra"].format(extra=opt.extra)
-            if opt.joker:
-                points += PLAY_TEXT["joker"]
-            rows.append((str(action), points))
-        if rows:
-            self.say(PLAY_TEXT["options_head"])
-            width = max(len(a) for a, _ in rows)
-            for action_text, points in rows:
-                self.say(PLAY_TEXT["option"].format(action=action_text, width=width, points=points))
-
-    def _show_announce(self, state: GameState) -> None:
-        legal = [str(a) for a in state.legal_actions()]
-        boxes = [a.split()[1] for a in legal if a.startswith("announce ")]
-        if boxes:
-            if len(boxes) == len(legal):
-                self.say(PLAY_TEXT["must_announce"])
-            self.say(PLAY_TEXT["announce_hint"].format(boxes=" ".join(boxes)))
-
-    def _show_other(self, state: State) -> None:
-        """Games without a box sheet (Knaster): the state's own drawing and the legal moves."""
-        self.say()
-        self.say(PLAY_TEXT["turn_head_other"].format(name=state.current_name))
-        if isinstance(state, KnasterState):
-            self.say(state.render(state.current_player))
-        else:
-            self.say(sheet_text(state))
-        number = state.number if isinstance(state, KnasterState) else None
-        if number is not None:
-            self.say(PLAY_TEXT["number"].format(number=number))
-        groups: dict[str, list[str]] = {}
-        for a in state.legal_actions():
-            head, _, last = str(a).rpartition(" ")
-            groups.setdefault(head if head else str(a), []).append(last if head else "")
-        parts = []
-        for head, lasts in groups.items():
-            parts.append(head if lasts == [""] else f"{head} " + "|".join(lasts))
-        self.say(PLAY_TEXT["legal"].format(actions=", ".join(parts)))
-
-    def prompt_name(self) -> str:
-        """The name shown in the prompt: the player to act."""
-        return self.game.state.current_name or "pasch"
-
-    # -- input -------------------------------------------------------------------------------------
-    def read(self) -> str | None:
-        """One line from the input (None at end of input)."""
-        prompt = PLAY_TEXT["prompt"].format(name=self.prompt_name())
-        if self.inp is sys.stdin and not self.echo and self.out is sys.stdout:
-            try:
-                return input(prompt)
-            except EOFError:
-                self.say()
-                return None
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.say()
-            return None
-        self.say(line.rstrip("\n"))
-        return line.rstrip("\n")
-
-    # -- the loop ----------------------------------------------------------------------------------
-    def run(self) -> None:
-        """Play until the game ends, the player quits or the input ends.
-
-        Raises:
-            OSError: the ``--save`` file cannot be written.
-        """
-        game = self.game
-        rules = game.rules
-        self.say(PLAY_TEXT["intro"].format(name=rules.name, rules=rules.id, players=", ".join(game.state.players)))
-        if len(game.state.players) == 1:
-            self.say(PLAY_TEXT["solo_hint"])
-        self.say(PLAY_TEXT["intro_hint"])
-        self.save()
-        shown: State | None = None
-        while not game.state.is_terminal:
-            if self.match.bot_to_move:
-                self.bot_step()
-                continue
-            if game.state is not shown:
-                self.show_turn()
-                shown = game.state
-            line = self.read()
-            if line is None:
-                self.say(PLAY_TEXT["eof"])
-                self.save(announce=True)
-                return
-            word = line.strip().lower()
-            if word in _HELP_WORDS:
-                self.say(PLAY_TEXT["help"])
-                continue
-            if word in _SHEET_WORDS:
-                self.say(sheet_text(game.state))
-                continue
-            if word in _OPTION_WORDS:
-                self.show_turn()
-                continue
-            if word in _HINT_WORDS:
-                self.show_hint()
-                continue
-            if word in _QUIT_WORDS:
-                self.say(PLAY_TEXT["quit"])
-                self.say(sheet_text(game.state))
-                self.save(announce=True)
-                return
-            if not word:
-                if game.state.legal_actions() != (Roll(),):
-                    continue
-                word = "roll"
-            self.act(expand_command(word, game.state))
-        self.say()
-        self.say(PLAY_TEXT["game_over"])
-        self.say(sheet_text(game.state))
-        self.say(standings_text(game.state))
-        self.save(announce=True)
-
-    def show_hint(self) -> None:
-        """The advice for the player to act (:func:`pasch.app.advise`): the best options with their values."""
-        state = self.game.state
-        if state.is_terminal or state.is_chance_node:
-            return
-        advice = advise(state)
-        if advice.waiting_for_dice:
-            self.say(PLAY_TEXT["hint_enter"])
-        if advice.exact:
-            self.say(PLAY_TEXT["hint_exact"])
-            width = max((len(str(o.action)) for o in advice.options), default=0)
-            for o in advice.top(HINT_ROWS):
-                mark = "*" if o.best else " "
-                delta = "" if o.best or o.delta is None else PLAY_TEXT["hint_delta"].format(delta=o.delta)
-                self.say(
-                    PLAY_TEXT["hint_row"].format(
-                        mark=mark, action=str(o.action), width=width, value=o.value, delta=delta
-                    )
-                )
-        elif advice.suggestion is not None:
-            self.say(PLAY_TEXT["hint_bot"].format(action=advice.suggestion))
-
-    def bot_step(self) -> None:
-        """Let the bot to move play one action, and say what it did."""
-        name = self.match.seat.name
-        action = self.match.bot_action()
-        self.say(PLAY_TEXT["bot_move"].format(name=name, action=action))
-        self.act(str(action))
-
-    def act(self, text: str) -> None:
-        """Apply one action; a refused one prints why and leaves the game unchanged."""
-        game = self.game
-        before = game.state
-        try:
-            action = Action.parse(text)
-            self.match.act(action)
-        except PaschError as exc:
-            self.say(PLAY_TEXT["bad"].format(message=exc))
-            return
-        after = game.state
-        if isinstance(action, Score) and isinstance(before, GameState) and isinstance(after, GameState):
-            p = before.current
-            c = (action.column or 1) - 1
-            i = before.rules.category_index(action.category)
-            new_col = after.sheets[p].columns[c]
-            gained = new_col.extra - before.sheets[p].columns[c].extra
-            extra = PLAY_TEXT["extra"].format(extra=gained) if gained else ""
-            box = str(action).removeprefix("score ")
-            self.say(PLAY_TEXT["scored"].format(name=before.players[p], points=new_col.scores[i], extra=extra, box=box))
-        self.save()
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 @app.command("play", help=TEXT["play_help"])
 def play_cmd(
     rules_text: Annotated[str | None, typer.Option("--rules", "-r", metavar="ID", help=TEXT["rules_opt"])] = None,
@@ -771,8 +400,9 @@ def play_cmd(
             return
         if resume:
             fail(TEXT["resume_plain"])
+        set_language(lang)
         rules = get(rules_text or "kniffel")
-        seats = parse_seats(players or TEXT["default_player"])
+        seats = parse_seats(players or _(TEXT["default_player"]))
         meta: dict[str, Any] = {"interface": "cli-plain"}
         if seed is not None:
             meta["seed"] = seed

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from rich.table import Table
 from pasch.app import ColumnLayout, RowKind, sheet_layout
 from pasch.engine import GameState, KnasterState, State
 from pasch.errors import PaschError
+from pasch.i18n import N_, _, box_name
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -30,6 +32,7 @@ __all__ = [
     "err_console",
     "fail",
     "guard",
+    "notices",
     "print_json",
     "sheet_json",
     "sheet_table",
@@ -45,21 +48,22 @@ EXIT_BAD_INPUT = 2
 
 TEXT = {
     "error": "pasch: error: {message}",
+    "notice": "pasch: notice: {message}",
     "interrupted": "pasch: interrupted",
-    "upper_sum": "upper sum",
+    "upper_sum": N_("upper sum"),
     "bonus": "bonus",
-    "bonus_at": "bonus ({threshold}+ → {amount})",
-    "extra": "extra",
-    "total": "total",
-    "grand_total": "grand total",
-    "doubled_note": "* doubled (sharp: all dice from one throw)",
-    "standings_head": "Standings",
+    "bonus_at": N_("bonus ({threshold}+ → {amount})"),
+    "extra": N_("extra"),
+    "total": N_("total"),
+    "grand_total": N_("grand total"),
+    "doubled_note": N_("* doubled (sharp: all dice from one throw)"),
+    "standings_head": N_("Standings"),
     "standing_row": "{rank:>2}. {name:<{width}} {total:>5}{tie}",
-    "tie_mark": "  (tie)",
-    "winner": "Winner: {names}",
-    "winners_tie": "Tie for first place: {names}",
-    "leader": "Leading: {names}",
-    "no_sheet": "(this game has no box sheet)",
+    "tie_mark": N_("  (tie)"),
+    "winner": N_("Winner: {names}"),
+    "winners_tie": N_("Tie for first place: {names}"),
+    "leader": N_("Leading: {names}"),
+    "no_sheet": N_("(this game has no box sheet)"),
 }
 
 
@@ -75,18 +79,35 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(code=EXIT_BAD_INPUT)
 
 
+def _notice(message: Warning | str, category: type[Warning], *_args: object, **_kwargs: object) -> None:
+    line = " ".join(str(message).split())
+    err_console().print(TEXT["notice"].format(message=line), markup=False, highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def notices() -> Iterator[None]:
+    """Show the warnings that are shown at all (a damaged solver cache rebuilt, a read-only cache directory:
+    the default filters show each once per place and text) as one ``pasch: notice: ...`` line each on stderr,
+    instead of Python's two-line form."""
+    with warnings.catch_warnings():
+        warnings.showwarning = _notice
+        yield
+
+
 @contextmanager
 def guard() -> Iterator[None]:
     """Run a command body so that bad input becomes one line on stderr and exit status 2.
 
     Catches every :class:`PaschError` (bad rule set, box, dice, action, log), unreadable files
-    (:class:`OSError`), invalid JSON and bad option values (:class:`ValueError`), and Ctrl-C.
+    (:class:`OSError`), invalid JSON and bad option values (:class:`ValueError`), and Ctrl-C. Warnings
+    raised meanwhile are shown as notices (:func:`notices`).
 
     Raises:
         typer.Exit: with code 2 on bad input (130 on Ctrl-C).
     """
     try:
-        yield
+        with notices():
+            yield
     except typer.Exit:
         raise
     except PaschError as exc:
@@ -170,14 +191,19 @@ def _has_sheet(state: State) -> TypeGuard[GameState]:
 
 
 _ROW_LABEL = {
-    RowKind.UPPER_SUM: TEXT["upper_sum"],
-    RowKind.EXTRA: TEXT["extra"],
-    RowKind.TOTAL: TEXT["total"],
-    RowKind.GRAND_TOTAL: TEXT["grand_total"],
+    RowKind.UPPER_SUM: "upper_sum",
+    RowKind.EXTRA: "extra",
+    RowKind.TOTAL: "total",
+    RowKind.GRAND_TOTAL: "grand_total",
 }
 
 
-def sheet_view(state: GameState, mark_current: bool = True) -> SheetView:
+def _tr(key: str) -> str:
+    """A text of :data:`TEXT` in the current language (English unless a command chose another)."""
+    return _(TEXT[key])
+
+
+def sheet_view(state: GameState, mark_current: bool = True, localized: bool = False) -> SheetView:
     """Lay out every player's columns as strings: every box, upper sum, bonus, extra points and totals.
 
     The layout (rows, sums, bonus) is :func:`pasch.app.sheet_layout`'s; this only words it.
@@ -185,6 +211,7 @@ def sheet_view(state: GameState, mark_current: bool = True) -> SheetView:
     Args:
         state: a sheet game's state.
         mark_current: record which player is to act (for highlighting), unless the game is over.
+        localized: label the boxes with their names in the current language instead of their ids.
     """
     layout = sheet_layout(state)
     rules = layout.rules
@@ -211,20 +238,21 @@ def sheet_view(state: GameState, mark_current: bool = True) -> SheetView:
         if row.kind is RowKind.BOX and row.box is not None:
             if prev is RowKind.BONUS or (prev is RowKind.UPPER_SUM and rules.bonus_threshold is None):
                 rows.append(None)
-            rows.append((rules.categories[row.box].id, *(cell(c, row.box) for c in cols)))
+            label = box_name(rules, row.box) if localized else rules.categories[row.box].id
+            rows.append((label, *(cell(c, row.box) for c in cols)))
         else:
             if row.kind is RowKind.UPPER_SUM or prev is RowKind.BOX:
                 rows.append(None)
             if row.kind is RowKind.BONUS:
-                label = TEXT["bonus_at"].format(threshold=rules.bonus_threshold, amount=rules.bonus)
+                label = _tr("bonus_at").format(threshold=rules.bonus_threshold, amount=rules.bonus)
             else:
-                label = _ROW_LABEL[row.kind]
+                label = _tr(_ROW_LABEL[row.kind])
             rows.append((label, *(sums[row.kind](c) for c in cols)))
         prev = row.kind
     current = None
     if mark_current and layout.current is not None:
         current = layout.current * n_cols
-    notes = (TEXT["doubled_note"],) if layout.sharp_seen else ()
+    notes = (_tr("doubled_note"),) if layout.sharp_seen else ()
     return SheetView(tuple(headers), tuple(rows), current, notes)
 
 
@@ -232,15 +260,15 @@ def _col_header(name: str, column: int, n_cols: int) -> str:
     return name if n_cols == 1 else f"{name} {column + 1}"
 
 
-def sheet_text(state: State) -> str:
+def sheet_text(state: State, localized: bool = False) -> str:
     """The score sheet as plain aligned text (no colour, no box drawing).
 
-    Sheet games show every box of every column; other games (Knaster) show each player's total and,
-    where the state offers one, its own text rendering.
+    Sheet games show every box of every column (``localized``: by the box names of the current language);
+    other games (Knaster) show each player's total and, where the state offers one, its own text rendering.
     """
     if not _has_sheet(state):
         return _other_text(state)
-    view = sheet_view(state)
+    view = sheet_view(state, localized=localized)
     widths = [max(len(r[k]) for r in (view.headers, *(r for r in view.rows if r))) for k in range(len(view.headers))]
     widths = [max(w, 3) for w in widths]
 
@@ -293,7 +321,7 @@ def _other_text(state: State) -> str:
     if isinstance(state, KnasterState):
         lines.extend(state.render(p) for p in range(len(state.players)))
     else:
-        lines.append(TEXT["no_sheet"])
+        lines.append(_tr("no_sheet"))
     width = max(len(p) for p in state.players)
     for name, total in zip(state.players, state.totals(), strict=True):
         lines.append(f"{name:<{width}}  {total:>5}")
@@ -301,7 +329,8 @@ def _other_text(state: State) -> str:
 
 
 def sheet_json(state: State) -> list[dict[str, Any]]:
-    """Every player's sheet as JSON-ready data: boxes by id, upper, bonus, lower, extra, totals."""
+    """Every player's sheet as JSON-ready data: boxes by id, upper, bonus, lower, extra, totals; for Knaster
+    each player's grid (rows of cells: the number written, or None, and whether it is circled)."""
     players: list[dict[str, Any]] = []
     totals = state.totals()
     layout = sheet_layout(state) if isinstance(state, GameState) else None
@@ -321,6 +350,15 @@ def sheet_json(state: State) -> list[dict[str, Any]]:
                 }
                 for col in layout.player_columns(p)
             ]
+        if isinstance(state, KnasterState):
+            grid, n = state.grids[p], state.knaster.size
+            entry["grid"] = [
+                [
+                    {"number": grid.numbers[r * n + c] or None, "circled": bool(grid.circled >> (r * n + c) & 1)}
+                    for c in range(n)
+                ]
+                for r in range(n)
+            ]
         players.append(entry)
     return players
 
@@ -337,15 +375,15 @@ def standings_text(state: State) -> str:
     rows = out.standings()
     width = max(len(n) for _, n, _ in rows)
     ranks = [r for r, _, _ in rows]
-    lines = [TEXT["standings_head"]]
+    lines = [_tr("standings_head")]
     for rank, name, total in rows:
-        tie = TEXT["tie_mark"] if ranks.count(rank) > 1 else ""
+        tie = _tr("tie_mark") if ranks.count(rank) > 1 else ""
         lines.append(TEXT["standing_row"].format(rank=rank, name=name, width=width, total=total, tie=tie))
     names = ", ".join(out.winners)
     if not out.final:
-        lines.append(TEXT["leader"].format(names=names))
+        lines.append(_tr("leader").format(names=names))
     elif out.is_tie:
-        lines.append(TEXT["winners_tie"].format(names=names))
+        lines.append(_tr("winners_tie").format(names=names))
     else:
-        lines.append(TEXT["winner"].format(names=names))
+        lines.append(_tr("winner").format(names=names))
     return "\n".join(lines)

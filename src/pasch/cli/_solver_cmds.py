@@ -133,7 +133,9 @@ def advise_cmd(
             raise InvalidActionError(f"--rolls-left {rolls_left}: must be 0 to {rules.throws - 1}")
         scores = parse_sheet(rules, sheet)
         solver = _solver(rules)
-        solver.state_key(scores)  # validates the sheet before any work
+        from pasch.solver import check_sheet
+
+        check_sheet(solver, scores)  # a sheet the rules make impossible (fill order, five-alike box) is refused
         options = solver.options(scores, roll, rolls_left, sharp)
         best = options[0]
         if as_json:
@@ -174,27 +176,62 @@ MAX_SEED = 2**63 - 1
 """The largest seed (NumPy seeds the optimal bot's simulation with a signed 64-bit value)."""
 
 
-def _play(rules: RuleSet, bot_name: str, games: int, seed: int) -> np.ndarray:
+DEFAULT_GAMES = 10_000
+"""Games ``simulate`` plays by default with the exact solver (well under a second)."""
+DEFAULT_GAMES_SLOW = 100
+"""Games by default with a bot that decides move by move in Python (multi-column and Knaster bots take
+up to seconds a game, so 10,000 would run for hours)."""
+
+
+def _play(rules: RuleSet, bot_name: str, games: int, seed: int, show_progress: bool = False) -> np.ndarray:
     from pasch.app import make_bot
     from pasch.engine import Game
 
     bot = make_bot(bot_name)
     out = np.zeros(games, np.int64)
-    for g in range(games):
-        rng = np.random.default_rng([seed, g])
-        game = Game(rules, ["bot"], rng=rng)
-        while not game.state.is_terminal:
-            game.act(bot.choose(game.state, rng))
-        out[g] = game.state.total(0)
+    bar = None
+    if show_progress:
+        from rich.progress import Progress
+
+        from pasch.cli._common import err_console
+
+        bar = Progress(transient=True, console=err_console())
+        task = bar.add_task(f"{rules.id}, {bot_name} bot", total=games)
+        bar.start()
+    try:
+        for g in range(games):
+            out[g] = _play_one(rules, bot, seed, g, Game)
+            if bar is not None:
+                bar.update(task, completed=g + 1)
+    finally:
+        if bar is not None:
+            bar.stop()
     return out
+
+
+def _play_one(rules: RuleSet, bot: Any, seed: int, g: int, game_type: Any) -> int:
+    """Game ``g`` of a seeded series: its dice and the bot's choices come from ``(seed, g)``."""
+    rng = np.random.default_rng([seed, g])
+    game = game_type(rules, ["bot"], rng=rng)
+    while not game.state.is_terminal:
+        game.act(bot.choose(game.state, rng))
+    return int(game.state.total(0))
 
 
 @app.command("simulate")
 def simulate_cmd(
     rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=RULES_HELP)] = "yahtzee",
     games: Annotated[
-        int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Number of solo games (at most 20,000,000).")
-    ] = 10000,
+        int | None,
+        typer.Option(
+            "--games",
+            "-n",
+            min=1,
+            max=MAX_GAMES,
+            help="Number of solo games (at most 20,000,000; default 10,000 with the exact solver, 100 with the "
+            "move-by-move bots of multi-column games and Knaster, or greedy/random).",
+        ),
+    ] = None,
     bot: Annotated[
         str, typer.Option("--bot", help="optimal, greedy, random, multi (multi-column) or knaster.")
     ] = "optimal",
@@ -213,11 +250,13 @@ def simulate_cmd(
             bot = "multi" if rules.kind is GameKind.SHEET else "knaster"
         if plot is not None:
             plot = _plot_path(plot)
+        if games is None:
+            games = DEFAULT_GAMES if bot == "optimal" else DEFAULT_GAMES_SLOW
         start = time.perf_counter()
         scores = (
             _solver(rules, tasks=("simulate",)).simulate(games, seed)
             if bot == "optimal"
-            else _play(rules, bot, games, seed)
+            else _play(rules, bot, games, seed, show_progress=not as_json)
         )
         seconds = time.perf_counter() - start
         sd = float(scores.std(ddof=1)) if games > 1 else 0.0

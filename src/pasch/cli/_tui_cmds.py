@@ -30,7 +30,7 @@ HELP = {
     "resume": "Continue the latest unfinished score-keeper game.",
     "data_dir": "Directory of the games database (default: $PASCH_DATA_DIR or the user data directory).",
     "json": "Print one JSON object on stdout.",
-    "limit": "How many games and high scores to list.",
+    "limit": "How many games and high scores to list (1 to 10000).",
     "db": "Database to read: any SQLAlchemy URL, e.g. a server's postgresql+psycopg://user@host/db "
     "(default: pasch.sqlite3 in the data directory); an older pasch's database is upgraded first.",
 }
@@ -81,37 +81,49 @@ def _source(source: str, code: str | None) -> str:
     return f"{name} {code}" if code else name
 
 
+MAX_LIMIT = 10_000
+"""The most games and high scores ``pasch history --limit`` lists."""
+
+
+def _db_problem(exc: BaseException, where: str) -> str:
+    """One line saying why the database ``where`` cannot be used (a lock held too long said as such)."""
+    from pasch.storage import busy_timeout
+
+    reason = " ".join(str(getattr(exc, "orig", None) or exc).split()) or type(exc).__name__
+    if "locked" in reason.lower() or "busy" in reason.lower():
+        reason += f" (another program held it longer than the {busy_timeout():g} s busy timeout; try again later)"
+    return f"{where}: {reason}"
+
+
 def _open_repository(db: str | None, data_dir: Path | None) -> Repository:
     """The repository of ``--db`` or of the data directory.
 
     Raises:
-        ValueError: both were given, or the database cannot be opened (message names the URL).
+        ValueError: both were given, or the database cannot be opened (garbage file, a directory, no
+            permission, locked, a schema this pasch does not know); the message names the URL.
     """
-    from sqlalchemy.exc import SQLAlchemyError
-
     from pasch.storage import Repository
 
     if db is not None and data_dir is not None:
         raise ValueError("give --db URL or --data-dir DIR, not both")
+    where = "cannot open the database" + (f" {db!r}" if db is not None else "")
     try:
         return Repository(db) if db is not None else Repository(directory=data_dir)
-    except (SQLAlchemyError, ImportError) as exc:
-        where = f" {db!r}" if db is not None else ""
-        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
-        raise ValueError(f"cannot open the database{where}: {reason}") from None
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # SQLAlchemy, Alembic, sqlite3, OSError: each is "this database is unusable"
+        raise ValueError(_db_problem(exc, where)) from None
 
 
 @app.command("history", help=HELP["history"])
 def history_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=HELP["json"])] = False,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help=HELP["limit"])] = 20,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=MAX_LIMIT, help=HELP["limit"])] = 20,
     lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=HELP["lang"])] = None,
     data_dir: Annotated[Path | None, typer.Option("--data-dir", metavar="DIR", help=HELP["data_dir"])] = None,
     db: Annotated[str | None, typer.Option("--db", metavar="URL", help=HELP["db"])] = None,
 ) -> None:
     """Print saved games (of the terminal app and the web server), high scores and per-player averages."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     with guard():
         set_language(lang)
         with _open_repository(db, data_dir) as repo:
@@ -119,8 +131,11 @@ def history_cmd(
                 games = repo.games(limit=limit)
                 highs = repo.high_scores(limit=limit)
                 stats = repo.player_stats()
-            except SQLAlchemyError as exc:
-                raise ValueError(f"cannot read the database: {' '.join(str(exc).split())}") from None
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as exc:  # a damaged row (bad JSON, date or type) makes the database unreadable
+                where = "cannot read the database" + (f" {db!r}" if db is not None else "")
+                raise ValueError(_db_problem(exc, where)) from None
         if as_json:
             print_json(
                 {

@@ -15,7 +15,7 @@ from pasch.i18n._msgfmt import PoEntry, parse_po
 __all__ = ["Message", "extract", "merge_po"]
 
 _PKG = Path(__file__).resolve().parent.parent
-SOURCES: tuple[str, ...] = ("tui", "i18n", "cli/_tui_cmds.py")
+SOURCES: tuple[str, ...] = ("tui", "i18n", "cli/_tui_cmds.py", "cli/_basic.py", "cli/_common.py", "cli/_plain.py")
 """Paths under ``src/pasch`` whose messages are translated."""
 
 

@@ -90,6 +90,10 @@ def _sheet(
 
 
 _SINGLE = frozenset({"forced", "upward", "sharp"})
+OPEN_MAX_PLAYERS = 20
+"""The most players of the rule sets whose seed sets no maximum (yatzy 001, yahtzee and jetsi 002, knaster
+004); the others keep the default 8 (kniffel: seed 000 says 2-8; kniffel-classic, its columns and yacht:
+RULES.md's default)."""
 _MULTI = frozenset({"sharp"})
 
 BASES: dict[str, Base] = {
@@ -119,6 +123,7 @@ BASES: dict[str, Base] = {
             bonus=35,
             joker=JokerPolicy.FORCED,
             extra=ExtraPolicy.BONUS_100,
+            max_players=OPEN_MAX_PLAYERS,
         ),
         _sheet(
             "kniffel-classic",
@@ -142,6 +147,7 @@ BASES: dict[str, Base] = {
             categories=YATZY_SHEET,
             bonus_threshold=63,
             bonus=50,
+            max_players=OPEN_MAX_PLAYERS,
         ),
         _sheet(
             "yacht",
@@ -163,6 +169,7 @@ BASES: dict[str, Base] = {
             joker=JokerPolicy.FORCED,
             extra=ExtraPolicy.BONUS_100,
             columns=(Order.FREE, Order.DOWN, Order.UP),
+            max_players=OPEN_MAX_PLAYERS,
         ),
         _sheet(
             "kniffel-3",
@@ -200,6 +207,7 @@ BASES: dict[str, Base] = {
                 base="knaster",
                 dice=2,
                 throws=1,
+                max_players=OPEN_MAX_PLAYERS,
             ),
             frozenset(),
             "seed 004",
@@ -209,7 +217,8 @@ BASES: dict[str, Base] = {
 
 MODIFIERS: dict[str, str] = {
     "forced": "boxes are filled in sheet order, top to bottom",
-    "upward": "boxes are filled bottom to top (chance first)",
+    "upward": "boxes are filled bottom to top, the sheet's last box first (chance in kniffel and yahtzee, "
+    "the five-alike box in yatzy and yacht)",
     "strict": "forced order; a five-alike before the Kniffel box counts only as what the box asks",
     "sharp": "combination boxes score double when all dice came from one throw of all five",
 }

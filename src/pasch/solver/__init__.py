@@ -21,8 +21,9 @@ from typing import Any
 from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, is_shared, set_shared_budget, shared_nbytes, shared_solver
+from pasch.solver._sheet import check_sheet
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
-from pasch.solver._table import SOLVER_VERSION, build_values, cache_dir, load_or_build, table_path
+from pasch.solver._table import SOLVER_VERSION, CacheWarning, build_values, cache_dir, load_or_build, table_path
 
 KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany")
 """The modules of the solver's Numba kernels, shared pieces first."""
@@ -42,6 +43,7 @@ __all__ = [
     "SLACK_VERSION",
     "SOLVER_VERSION",
     "TASKS",
+    "CacheWarning",
     "Option",
     "Prep",
     "SlackTable",
@@ -51,6 +53,7 @@ __all__ = [
     "box_sequence",
     "build_values",
     "cache_dir",
+    "check_sheet",
     "clear_shared",
     "compiled",
     "is_shared",

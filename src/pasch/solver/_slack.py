@@ -23,7 +23,6 @@ directory, checksummed like the value tables (:func:`slack_table`).
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -33,7 +32,7 @@ from pasch.dice import transition_tables
 from pasch.errors import RuleSetError
 from pasch.rules import Order
 from pasch.solver._prep import NEVER
-from pasch.solver._table import cache_name, load_array, store_array
+from pasch.solver._table import cache_name, load_array, store_or_warn
 
 if TYPE_CHECKING:
     from pasch.solver._query import Solver
@@ -193,6 +192,5 @@ def slack_table(solver: Solver, max_slack: int, *, use_cache: bool = True) -> Sl
             return SlackTable(solver, max_slack, values)
     table = SlackTable(solver, max_slack)
     if use_cache:
-        with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
-            store_array(path, table.values, meta)
+        store_or_warn(path, table.values, meta)
     return table

@@ -2,17 +2,26 @@
 
 A table file is a ``.npy`` array (memory-mapped on load) with a JSON sidecar that names the rule set
 (canonical text), the solver version, shape, dtype and a CRC-32 of the data. A file whose sidecar is
-missing, unreadable or disagrees, or whose data does not match its checksum, is rebuilt.
+missing, unreadable or disagrees, or whose data does not match its checksum, is rebuilt; one that is
+there but damaged (a sidecar that is not a JSON object, fields of the wrong type, a wrong checksum) is
+rebuilt with a :class:`CacheWarning`.
+
+Writes go to temporary files renamed into place; a failed write (disk full, read-only directory)
+removes its temporary files, and temporary files left by a killed process are removed by the next
+write of that table. When the cache directory cannot be written, the table is computed in memory and a
+:class:`CacheWarning` says so (once per directory and reason).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import threading
 import time
+import warnings
 import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,11 +36,13 @@ from pasch.solver._prep import Prep, prepare, tables
 
 __all__ = [
     "SOLVER_VERSION",
+    "CacheWarning",
     "build_values",
     "cache_dir",
     "default_threads",
     "load_or_build",
     "run_threads",
+    "store_or_warn",
     "table_path",
 ]
 
@@ -40,6 +51,11 @@ SOLVER_VERSION = 1
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(layers_done, layers_total)`` while a table is built."""
+
+
+class CacheWarning(UserWarning):
+    """A solver cache file was damaged (it is rebuilt) or the cache directory cannot be written (the
+    table is computed in memory). Interfaces show it as a one-line notice."""
 
 
 def default_threads() -> int:
@@ -154,49 +170,138 @@ def cache_name(kind: str, rules_id: str, *parts: object) -> Path:
     return cache_dir() / f"{kind}-{safe}-{digest}.npy"
 
 
+def _sidecar_problem(
+    stored: object, meta: dict[str, Any], shape: tuple[int, ...], dtype: type[np.floating[Any]]
+) -> str | None:
+    """Why a parsed sidecar is damaged ("" when it is sound but stale, None when it fits)."""
+    if not isinstance(stored, dict):
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(stored), "a number")
+        return f"its sidecar holds {kind}, not a JSON object"
+    got_shape, got_dtype, crc = stored.get("shape"), stored.get("dtype"), stored.get("crc32")
+    if not isinstance(got_shape, list) or not all(type(v) is int for v in got_shape):
+        return "its sidecar's shape is not a list of integers"
+    if not isinstance(got_dtype, str):
+        return "its sidecar's dtype is not a string"
+    if type(crc) is not int:
+        return "its sidecar's checksum is not an integer"
+    if any(stored.get(k) != v for k, v in meta.items()) or tuple(got_shape) != shape:
+        return ""  # another rule set's, version's or size's table: replaced without a notice
+    if got_dtype != np.dtype(dtype).name:
+        return ""
+    return None
+
+
+def _damaged(path: Path, why: str) -> None:
+    warnings.warn(f"solver cache: {path.name} is damaged ({why}); rebuilding it", CacheWarning, stacklevel=3)
+
+
 def load_array(
     path: Path, meta: dict[str, Any], shape: tuple[int, ...], dtype: type[np.floating[Any]], mmap: bool = True
 ) -> npt.NDArray[Any] | None:
     """A cached array, or None when it is missing, stale (its sidecar disagrees with ``meta``) or corrupt.
 
-    The JSON sidecar must hold every item of ``meta``, the shape and dtype, and the CRC-32 of the data.
+    The JSON sidecar must be an object holding every item of ``meta``, the shape (a list of integers),
+    the dtype (a string) and the CRC-32 of the data (an integer). A damaged file (anything that is not
+    missing or merely stale) gives a :class:`CacheWarning` before None.
     """
+    side = _meta_path(path)
     try:
-        stored = json.loads(_meta_path(path).read_text(encoding="utf-8"))
-        if (
-            any(stored.get(k) != v for k, v in meta.items())
-            or tuple(stored.get("shape", ())) != shape
-            or stored.get("dtype") != np.dtype(dtype).name
-        ):
-            return None
-        values = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
-        if values.shape != shape or values.dtype != dtype:
-            return None
-        if _checksum(values) != stored.get("crc32"):
-            return None
-        return values  # type: ignore[no-any-return]
-    except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError):
+        text = side.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except (OSError, UnicodeDecodeError) as exc:
+        _damaged(path, f"its sidecar cannot be read: {exc}")
+        return None
+    try:
+        stored = json.loads(text)
+    except (ValueError, RecursionError):
+        _damaged(path, "its sidecar is not JSON")
+        return None
+    why = _sidecar_problem(stored, meta, shape, dtype)
+    if why is not None:
+        if why:
+            _damaged(path, why)
+        return None
+    try:
+        values = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, EOFError) as exc:
+        _damaged(path, f"its data cannot be read: {' '.join(str(exc).split())[:120]}")
+        return None
+    if values.shape != shape or values.dtype != dtype:
+        _damaged(path, "its data has another shape or type than its sidecar says")
+        return None
+    if _checksum(values) != stored["crc32"]:
+        _damaged(path, "its data does not match its checksum")
+        return None
+    return values  # type: ignore[no-any-return]
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Remove temporary files of ``path`` left by writers that no longer run (killed mid-write)."""
+    with contextlib.suppress(OSError):
+        for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+            pid_text = tmp.name[len(path.name) + 2 :].split(".", 1)[0]
+            if not pid_text.isdigit() or int(pid_text) == os.getpid() or _alive(int(pid_text)):
+                continue
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OverflowError:
+        return False
+    except OSError as exc:
+        return exc.errno == errno.EPERM  # it exists, but belongs to someone else
+    return True
 
 
 def store_array(path: Path, values: npt.NDArray[Any], meta: dict[str, Any]) -> None:
     """Write an array and its JSON sidecar (``meta``, shape, dtype, CRC-32) atomically.
 
     Both files are written under temporary names and renamed into place, data first, so a reader
-    sees either the old pair, a data file without a matching sidecar (rebuilt), or the new pair.
+    sees either the old pair, a data file without a matching sidecar (rebuilt), or the new pair. A
+    failed write removes its temporary files; those of killed writers are removed first.
 
     Raises:
         OSError: the cache directory cannot be written.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(tmp, "wb") as fh:
-        np.save(fh, values, allow_pickle=False)
-    full = {**meta, "shape": list(values.shape), "dtype": values.dtype.name, "crc32": _checksum(values)}
-    mtmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.json.tmp")
-    mtmp.write_text(json.dumps(full, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
-    os.replace(mtmp, _meta_path(path))
+    _remove_stale_temporaries(path)
+    tag = f"{os.getpid()}.{threading.get_ident()}"
+    tmp = path.with_name(f".{path.name}.{tag}.tmp")
+    mtmp = path.with_name(f".{path.name}.{tag}.json.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            np.save(fh, values, allow_pickle=False)
+        full = {**meta, "shape": list(values.shape), "dtype": values.dtype.name, "crc32": _checksum(values)}
+        mtmp.write_text(json.dumps(full, indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+        os.replace(mtmp, _meta_path(path))
+    finally:
+        for leftover in (tmp, mtmp):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
+def store_or_warn(path: Path, values: npt.NDArray[Any], meta: dict[str, Any]) -> bool:
+    """:func:`store_array`, turning a failure into a :class:`CacheWarning`: the caller goes on with the
+    table in memory (a read-only or full cache only costs a rebuild next time). Returns whether it was stored.
+    """
+    try:
+        store_array(path, values, meta)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        warnings.warn(
+            f"solver cache: cannot write {path.parent} ({reason}); computing in memory, nothing kept for next time",
+            CacheWarning,
+            stacklevel=3,
+        )
+        return False
+    return True
 
 
 def load_or_build(
@@ -219,7 +324,6 @@ def load_or_build(
 
     Raises:
         RuleSetError: a rule set the solver does not handle.
-        OSError: the cache directory cannot be written.
     """
     p = prepare(rules)
     path = table_path(rules)
@@ -232,6 +336,5 @@ def load_or_build(
     built = build_values(p, np.float32, progress)
     seconds = time.perf_counter() - start
     if use_cache:
-        with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
-            store_array(path, built, {**meta, "build_seconds": seconds, "expected": float(built[0, 0, 0])})
+        store_or_warn(path, built, {**meta, "build_seconds": seconds, "expected": float(built[0, 0, 0])})
     return built, False, seconds

@@ -26,6 +26,7 @@ from pasch.storage._models import (
     new_uid,
 )
 from pasch.storage._repository import (
+    BUSY_TIMEOUT_ENV,
     DATA_DIR_ENV,
     LEGACY_WEB_FILE,
     GameRecord,
@@ -34,6 +35,7 @@ from pasch.storage._repository import (
     PlayerStats,
     Repository,
     StorageError,
+    busy_timeout,
     copy_games,
     data_dir,
     database_url,
@@ -44,6 +46,7 @@ from pasch.storage._repository import (
 __all__ = [
     "ABANDONED",
     "BROKEN",
+    "BUSY_TIMEOUT_ENV",
     "DATA_DIR_ENV",
     "FINISHED",
     "HEAD",
@@ -64,6 +67,7 @@ __all__ = [
     "ResultRow",
     "SeatRow",
     "StorageError",
+    "busy_timeout",
     "copy_games",
     "current_revision",
     "data_dir",

@@ -36,6 +36,7 @@ from pasch.storage._models import (
 )
 
 __all__ = [
+    "BUSY_TIMEOUT_ENV",
     "DATA_DIR_ENV",
     "LEGACY_WEB_FILE",
     "GameRecord",
@@ -44,6 +45,7 @@ __all__ = [
     "PlayerStats",
     "Repository",
     "StorageError",
+    "busy_timeout",
     "copy_games",
     "data_dir",
     "database_url",
@@ -56,6 +58,9 @@ DATA_DIR_ENV = "PASCH_DATA_DIR"
 DB_FILE = "pasch.sqlite3"
 LEGACY_WEB_FILE = "pasch-web.sqlite3"
 """The web server's own database file of the release before the unified schema."""
+BUSY_TIMEOUT_ENV = "PASCH_DB_BUSY_TIMEOUT"
+"""Environment variable: seconds a SQLite connection waits for a lock held by another program (default 30)."""
+BUSY_TIMEOUT = 30.0
 
 
 def data_dir(override: str | Path | None = None) -> Path:
@@ -87,13 +92,25 @@ def make_engine(url: str) -> Engine:
     kwargs: dict[str, Any] = {}
     sqlite = url.startswith("sqlite")
     if sqlite:
-        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": busy_timeout()}
     else:
         kwargs["pool_pre_ping"] = True
     engine = create_engine(url, **kwargs)
     if sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def busy_timeout() -> float:
+    """Seconds a SQLite connection waits for another program's lock: ``$PASCH_DB_BUSY_TIMEOUT`` or 30.
+
+    A value that is not a non-negative number is ignored (the default applies).
+    """
+    try:
+        value = float(os.environ.get(BUSY_TIMEOUT_ENV, BUSY_TIMEOUT))
+    except ValueError:
+        return BUSY_TIMEOUT
+    return value if 0 <= value <= 3600 else BUSY_TIMEOUT
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
