@@ -12,7 +12,8 @@ from rich.text import Text
 from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
 from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
@@ -27,7 +28,16 @@ from pasch.tui._common import GameHost, translate_bindings
 from pasch.tui._help import HelpScreen
 from pasch.tui._hints import Hints, compute_hints, hint_label
 from pasch.tui._session import Session
-from pasch.tui._sheet import Cell, Row, SheetModel, bonus_progress, column_legend, sheet_model, sheet_text
+from pasch.tui._sheet import (
+    ORDER_MARK,
+    Cell,
+    Row,
+    SheetModel,
+    bonus_progress,
+    column_legend,
+    sheet_model,
+    sheet_text,
+)
 from pasch.tui._widgets import DiceBar, Die
 
 __all__ = ["GameScreen", "SheetGameScreen"]
@@ -201,17 +211,24 @@ class SheetGameScreen(GameScreen):
     """Dice, score sheet, turn and bonus info, hints."""
 
     DEFAULT_CSS = """
-    SheetGameScreen #main { height: 1fr; }
-    SheetGameScreen #left { width: 1fr; min-width: 40; padding: 0 1; }
-    SheetGameScreen #sheet { width: auto; max-width: 100%; height: 1fr; }
+    SheetGameScreen #main { height: 1fr; align-horizontal: center; }
+    SheetGameScreen #left { width: 1fr; min-width: 36; max-width: 84; height: 1fr; padding: 0 1; }
+    SheetGameScreen #sheet { width: auto; height: 1fr; }
     SheetGameScreen #turn { height: auto; margin: 0 0 1 0; }
     SheetGameScreen #message { height: auto; min-height: 1; margin: 1 0 0 0; }
     SheetGameScreen #message.error { color: $error; }
     SheetGameScreen #bonus { height: auto; color: $text-muted; }
     SheetGameScreen #legend { height: auto; color: $text-muted; }
+    SheetGameScreen #botlog { height: auto; color: $text-muted; display: none; }
+    SheetGameScreen #botlog.shown { display: block; }
     SheetGameScreen #hints { height: auto; border: round $accent; display: none; padding: 0 1; }
     SheetGameScreen #hints.shown { display: block; }
+    SheetGameScreen #summary { height: auto; border: round $success; display: none; padding: 0 1; }
+    SheetGameScreen #summary.shown { display: block; }
     """
+
+    LEFT_MIN = 38
+    """Columns the dice and the status keep beside a wide sheet (the sheet scrolls sideways instead)."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("space,r", "throw", N_("throw")),
@@ -250,7 +267,7 @@ class SheetGameScreen(GameScreen):
         """Header, dice and info on the left, the sheet on the right, key footer."""
         yield Header()
         with Horizontal(id="main"):
-            with Vertical(id="left"):
+            with VerticalScroll(id="left"):
                 yield Static(id="turn")
                 yield from self.compose_dice()
                 yield Static(id="message")
@@ -272,7 +289,17 @@ class SheetGameScreen(GameScreen):
         """Title, then the shared start."""
         self.title = "pasch"
         self.sub_title = self.session.match.rules.name
+        self._fit(self.size.width)
         super().on_mount()
+
+    def on_resize(self, event: Resize) -> None:
+        """Keep room for the dice beside the sheet; the sheet scrolls sideways when it is wider."""
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        if width > 0:
+            self.query_one("#sheet", DataTable).styles.max_width = max(24, width - self.LEFT_MIN)
+            self.query_one(Footer).compact = width < 120
 
     # -- queries --------------------------------------------------------------------------------
     @property
@@ -373,18 +400,23 @@ class SheetGameScreen(GameScreen):
         return " · ".join(parts)
 
     def bonus_text(self) -> str:
-        """Upper-bonus progress of the player to act, per column."""
+        """Upper-bonus progress of the player to act (per column, shortly, in multi-column games)."""
         layout = self.sheet()
         if layout.current is None:
             return ""
-        n_cols = layout.n_columns
+        cols = layout.player_columns(layout.current)
+        if len(cols) == 1:
+            text = bonus_progress(cols[0].progress)
+            return "" if text is None else _("Upper bonus: {progress}").format(progress=text)
         parts = []
-        for col in layout.player_columns(layout.current):
-            text = bonus_progress(col.progress)
-            if text is None:
+        for col in cols:
+            p = col.progress
+            if p is None:
                 return ""
-            parts.append(f"{col.column + 1}: {text}" if n_cols > 1 else text)
-        return _("Upper bonus: {progress}").format(progress=" · ".join(parts))
+            state = "✓" if p.earned else "–" if not p.reachable else str(p.need)
+            parts.append(f"{col.column + 1}{ORDER_MARK[col.order]} {state}")
+        amount = cols[0].progress.amount if cols[0].progress else 0
+        return _("Upper bonus +{bonus}, points to go: {progress}").format(bonus=amount, progress=" · ".join(parts))
 
     def standings_text(self) -> str:
         """Final standings, best first."""
@@ -398,11 +430,14 @@ class SheetGameScreen(GameScreen):
         cells = [[self._label_text(row), *(self._cell_text(c) for c in row.cells)] for row in model.rows]
         if layout != self._layout:
             table.clear(columns=True)
+            two_rows = any(model.marks)
+            table.header_height = 2 if two_rows else 1
             table.add_column("", key="label")
-            for k, header in enumerate(model.headers):
+            for k, name in enumerate(model.names or model.headers):
                 p, _c = model.columns[k]
                 style = "bold reverse" if p == model.current else "bold"
-                table.add_column(Text(header, style=style, justify="right"), key=f"v{k}")
+                label = f"{name}\n{model.marks[k]}" if two_rows else name
+                table.add_column(Text(label, style=style, justify="right"), key=f"v{k}")
             for k, row_cells in enumerate(cells):
                 table.add_row(*row_cells, key=f"r{k}")
             self._layout = layout
@@ -411,7 +446,7 @@ class SheetGameScreen(GameScreen):
                 old = self._cells[k]
                 for j, cell in enumerate(row_cells):
                     if cell != old[j]:
-                        table.update_cell_at(Coordinate(k, j), cell)
+                        table.update_cell_at(Coordinate(k, j), cell, update_width=True)
         self._cells = cells
         self._sync_cursor()
 

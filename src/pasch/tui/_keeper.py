@@ -91,7 +91,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
     """Sheet and totals of a table playing with real dice."""
 
     DEFAULT_CSS = """
-    KeeperScreen #dice-input { width: 60; }
+    KeeperScreen #dice-input { width: 100%; max-width: 60; }
     KeeperScreen #dice-shown { height: auto; margin: 1 0 0 0; text-style: bold; }
     """
 

@@ -61,6 +61,7 @@ class KnasterGameScreen(GameScreen):
     DEFAULT_CSS = """
     KnasterGameScreen #top { height: auto; padding: 0 1; }
     KnasterGameScreen #throw { width: auto; height: auto; }
+    KnasterGameScreen #dice { width: auto; }
     KnasterGameScreen #throw.stale { opacity: 50%; }
     KnasterGameScreen #sum-box { width: 12; height: 5; border: round $accent; align: center middle; }
     KnasterGameScreen #sum { width: auto; }
@@ -146,7 +147,7 @@ class KnasterGameScreen(GameScreen):
 
     def _fit_board(self, width: int) -> None:
         n = len(self.state.players)
-        per_row = max(1, min(n, (max(width, 40) - 2) // 39))
+        per_row = max(1, min(n, (max(width, 40) - 4) // 39))  # padding and the scroll bar
         self.query_one("#board", Container).styles.grid_size_columns = per_row
 
     # -- queries --------------------------------------------------------------------------------
