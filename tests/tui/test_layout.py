@@ -1,0 +1,85 @@
+"""Layout at every terminal size: every die is on screen and a click on it reaches it, the status line shows,
+the sheet keeps its place beside the dice and scrolls when it must (20 players included)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable
+
+from pasch.rules import get
+from pasch.tui import PaschApp, Session, parse_seats
+from pasch.tui._widgets import DiceBar, Die
+
+from .conftest import drive
+
+SIZES = [(80, 24), (100, 30), (120, 40), (200, 50)]
+GAMES = [
+    ("kniffel", "Ada"),
+    ("yatzy", "Ada, Bob, Cy"),
+    ("jetsi", "Ada"),
+    ("kniffel-4", "Ada, Bob"),
+    ("knaster", "Ada, Bob, Cy"),
+]
+
+
+def _dice_reachable(app: PaschApp, size: tuple[int, int]) -> None:
+    """Every die lies inside the screen, and the widget under its centre is the die itself."""
+    dice = list(app.screen.query(Die))
+    assert dice
+    for die in dice:
+        region = die.region
+        assert region.width >= 5 and region.height >= 3, (die.id, region)
+        assert region.right <= size[0] and region.bottom <= size[1], (die.id, region, size)
+        x, y = region.x + region.width // 2, region.y + region.height // 2
+        widget, _ = app.screen.get_widget_at(x, y)
+        assert widget is die, (die.id, widget)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize(("rules", "players"), GAMES, ids=[g[0] for g in GAMES])
+def test_every_die_visible_and_clickable(rules: str, players: str, size: tuple[int, int]) -> None:
+    session = Session.new(rules, parse_seats(players), seed=5)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space")
+        await pilot.pause()
+        _dice_reachable(app, size)
+        if rules != "knaster":
+            bar = app.screen.query_one(DiceBar)
+            if size[0] == 80:
+                assert bar.compact  # five large dice need 80 columns of their own
+            if size[0] == 200:
+                assert not bar.compact  # a large screen shows large dice
+            first = app.screen.query_one("#die-1", Die)
+            await pilot.click(first)  # a click holds the die
+            assert session.holds[0]
+            table = app.screen.query_one("#sheet", DataTable)
+            assert table.region.right <= size[0]
+            status = app.screen.query_one("#turn")
+            assert status.region.height >= 1 and status.region.right <= size[0]
+
+    drive(app, body, size=size)
+
+
+def test_twenty_players_lay_out() -> None:
+    """20 players: names shortened in the header, the sheet scrolls sideways, the dice stay clickable."""
+    rules = dataclasses.replace(get("yatzy"), max_players=20)
+    names = ", ".join(f"Player number {k + 1}" for k in range(20))
+    session = Session.new(rules, parse_seats(names), seed=5)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space")
+        await pilot.pause()
+        _dice_reachable(app, (100, 30))
+        table = app.screen.query_one("#sheet", DataTable)
+        assert table.region.right <= 100
+        assert table.virtual_size.width > table.region.width  # scrolls sideways
+        labels = [str(c.label) for c in table.columns.values()]
+        assert "▶Player n…" in labels and all(len(label) <= 10 for label in labels)
+
+    drive(app, body, size=(100, 30))
