@@ -22,7 +22,7 @@ GAMES = [
     ("jetsi", "jetsi", "Ada", False, ("space", "2")),
     ("kniffel4-2", "kniffel-4", "Ada, Bob", False, ("space", "1")),
     ("knaster-3", "knaster", "Ada, Bob, Cy", False, ("space",)),
-    ("keeper", "kniffel", "Ada, Bob", True, tuple("13356") + ("enter",)),
+    ("keeper", "kniffel", "Ada, Bob", True, ("1", "3", "3", "5", "6", "enter")),
 ]
 
 

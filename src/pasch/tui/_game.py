@@ -13,14 +13,14 @@ from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.events import Resize
 from textual.coordinate import Coordinate
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from pasch.app import BotTurn, LayoutCache, SheetLayout, play_bots, sheet_layout
-from pasch.engine import Action, Announce, GameState, Roll, Score, State
+from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, State
 from pasch.errors import PaschError
 from pasch.i18n import N_, _, box_name, ngettext
 from pasch.rules import Order
@@ -246,6 +246,8 @@ class SheetGameScreen(GameScreen):
         Binding("a", "announce", N_("announce")),
         Binding("escape", "cancel", "", show=False),
         Binding("h", "hints", N_("hints")),
+        Binding("b", "apply_hint", N_("play hint")),
+        Binding("m", "more_hints", "", show=False),
         Binding("u", "undo", N_("undo")),
     ]
 
@@ -254,6 +256,7 @@ class SheetGameScreen(GameScreen):
         self.selected: tuple[int, int] | None = None
         self.announcing = False
         self.hints_shown = False
+        self.hints_all = False
         self.hints: Hints | None = None
         self._hints_for: State | None = None
         self.model: SheetModel | None = None
@@ -343,6 +346,7 @@ class SheetGameScreen(GameScreen):
         if self.selected not in choices:
             self.selected = self._default_choice(choices)
         self.draw_dice()
+        self.advise_dice()
         self.set_text("#turn", self.turn_text())
         self.set_text("#message", self.message)
         self.query_one("#message", Static).set_class(self.message_error, "error")
@@ -361,6 +365,17 @@ class SheetGameScreen(GameScreen):
     def draw_dice(self) -> None:
         """Draw the dice and the holds."""
         self.query_one("#dice", DiceBar).show(self.session.faces, self.session.holds)
+
+    def current_hints(self) -> Hints | None:
+        """The hints shown for the position on the board (None while hidden, computing or stale)."""
+        if not self.hints_shown or self.hints is None or self._hints_for is not self.session.match.state:
+            return None
+        return self.hints
+
+    def advise_dice(self) -> None:
+        """Outline the dice the shown hint says to keep."""
+        hints = self.current_hints()
+        self.query_one("#dice", DiceBar).advise(hints.keep if hints else None, self.session.faces)
 
     def _default_choice(self, choices: list[tuple[int, int]]) -> tuple[int, int] | None:
         if not choices:
@@ -428,6 +443,9 @@ class SheetGameScreen(GameScreen):
         table: DataTable[Text] = self.query_one("#sheet", DataTable)
         layout = (model.headers, tuple(r.label for r in model.rows))
         cells = [[self._label_text(row), *(self._cell_text(c) for c in row.cells)] for row in model.rows]
+        star = self._hint_coordinate()
+        if star is not None:
+            cells[star.row][star.column] = Text.assemble(("★", "bold green"), cells[star.row][star.column])
         if layout != self._layout:
             table.clear(columns=True)
             two_rows = any(model.marks)
@@ -464,6 +482,13 @@ class SheetGameScreen(GameScreen):
         if model is None or model.current is None:
             return None
         return Coordinate(model.row_of_box(choice[1]), 1 + model.value_column(model.current, choice[0]))
+
+    def _hint_coordinate(self) -> Coordinate | None:
+        """The sheet cell of the box the shown hint enters the dice in."""
+        hints = self.current_hints()
+        if hints is None or hints.score is None:
+            return None
+        return self._cell_of(hints.score)
 
     def _sync_cursor(self) -> None:
         table: DataTable[Text] = self.query_one("#sheet", DataTable)
@@ -534,14 +559,22 @@ class SheetGameScreen(GameScreen):
         self.hints = hints
         bar = self.query_one("#hint-progress", ProgressBar)
         bar.update(total=max(1, len(hints.rows)), progress=max(1, len(hints.rows)))
-        head = _("expected total") if hints.exact else _("points now")
-        lines = [f"{_('option'):<28} {head:>14}"]
-        for row in hints.rows[:12]:
-            mark = " ★" if row.best else ""
-            value = "" if row.value is None else f"{row.value:.2f}" if hints.exact else f"{row.value:.0f}"
-            lines.append(f"{row.label:<28} {value:>14}{mark}")
+        if hints.score is not None and hints.score in self.choices() and not self.announcing:
+            self.selected = hints.score  # the cursor on the best box: Enter takes the hint
+        self.draw_hint_table()
+        self.refresh_view()
+
+    def draw_hint_table(self) -> None:
+        """The hint list: the best five (all after ``m``), the suggestion and what the values are."""
+        hints = self.hints
+        if hints is None:
+            return
+        lines = hints.lines(None if self.hints_all else 5)
+        if hints.suggestion and not hints.exact:
+            lines.insert(0, _("Suggested (strongest bot): {action}").format(action=hints.suggestion))
         if hints.note:
             lines.append(hints.note)
+        lines.append(_("b: play the hint"))
         self.query_one("#hint-table", Static).update(Text("\n".join(lines)))
 
     # -- actions --------------------------------------------------------------------------------
@@ -661,6 +694,42 @@ class SheetGameScreen(GameScreen):
         self.hints_shown = not self.hints_shown
         self._hints_for = None
         self.refresh_view()
+
+    def action_more_hints(self) -> None:
+        """Show every option in the hint list, or the best five again."""
+        self.hints_all = not self.hints_all
+        self.draw_hint_table()
+
+    def action_apply_hint(self) -> None:
+        """Play the hint: keep the advised dice and throw, or enter the dice in the advised box."""
+        if not self._human_only():
+            return
+        hints = self.current_hints()
+        if hints is None or hints.suggested is None:
+            if not self.hints_shown:
+                self.action_hints()
+            self.say(_("The hint is being computed; press b again when it shows."), error=True)
+            return
+        action = hints.suggested
+        if isinstance(action, Score) and hints.score is not None:
+            self.selected = hints.score
+            self.announcing = False
+            self.action_score()
+        elif isinstance(action, Roll):
+            self.action_throw()
+        elif isinstance(action, Keep):
+            self.announcing = False
+            self.selected = None
+            if self.attempt(self.session.act, action):
+                self.message = ""
+                if self.state.must_announce():
+                    self.announcing = True
+                self.after_change(scored=False)
+        elif self.attempt(self.session.act, action):
+            self.announcing = False
+            self.selected = None
+            self.message = ""
+            self.after_change(scored=False)
 
     def action_undo(self) -> None:
         """Undo, then leave announcing mode."""

@@ -22,11 +22,11 @@ __all__ = [
     "SheetModel",
     "bonus_progress",
     "build_sheet",
-    "par_text",
-    "short_name",
     "column_legend",
+    "par_text",
     "sheet_model",
     "sheet_text",
+    "short_name",
 ]
 
 ORDER_MARK = {Order.FREE: "", Order.DOWN: "↓", Order.UP: "↑", Order.ANNOUNCED: "!"}

@@ -135,8 +135,8 @@ class DiceBar(Widget):
         want = list(keep or ())
         for k, die in enumerate(self.query(Die)):
             face = faces[k] if k < len(faces) else None
-            hit = keep is not None and face is not None and face in want
-            if hit:
+            hit = face is not None and face in want
+            if face is not None and hit:
                 want.remove(face)
             die.advise(hit)
 
