@@ -19,7 +19,7 @@ from pasch.tui._session import Session, parse_seats
 from pasch.tui._setup import SetupChoice, SetupScreen
 
 if TYPE_CHECKING:
-    from pasch.storage import Repository
+    from pasch.storage import PlayerStats, Repository
 
 __all__ = ["GAME_SCREENS", "PaschApp", "run", "screen_for"]
 
@@ -124,6 +124,16 @@ class PaschApp(GameHost):
             match.game_id = repo.save(match.log, match.kinds, match.game_id, match.state)
         except Exception as exc:
             self.notify(_("Saving failed: {reason}").format(reason=exc), severity="error")
+
+    def history(self, rules: str, exclude: int | None) -> list[PlayerStats]:
+        """Earlier finished games' statistics under ``rules`` (without game ``exclude``) from the database."""
+        repo = self.repository
+        if repo is None:
+            return []
+        try:
+            return repo.player_stats(rules=rules, exclude=exclude)
+        except Exception:  # a broken database must not spoil the end of the game
+            return []
 
     # -- screens ------------------------------------------------------------------------------
     def on_mount(self) -> None:

@@ -19,7 +19,18 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from pasch.app import BotTurn, LayoutCache, SheetLayout, play_bots, sheet_layout
+from pasch.app import (
+    BotTurn,
+    GameSummary,
+    LayoutCache,
+    Review,
+    SheetLayout,
+    game_summary,
+    play_bots,
+    review,
+    reviewable,
+    sheet_layout,
+)
 from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, State
 from pasch.errors import PaschError
 from pasch.i18n import N_, _, box_name, ngettext
@@ -38,6 +49,7 @@ from pasch.tui._sheet import (
     sheet_model,
     sheet_text,
 )
+from pasch.tui._summary import ReviewScreen, review_lines, summary_lines
 from pasch.tui._widgets import DiceBar, Die
 
 __all__ = ["GameScreen", "SheetGameScreen"]
@@ -62,7 +74,14 @@ class GameScreen(Screen[None]):
         Binding("question_mark", "help", N_("help")),
         Binding("q", "quit_game", N_("save & quit")),
         Binding("n", "new_game", N_("new game"), show=False),
+        Binding("v", "review", N_("review"), show=False),
     ]
+
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"throw", "hold", "move", "column", "score", "announce", "hints", "apply_hint", "more_hints", "undo", "play"}
+        | {"pass_number", "row", "cancel"}
+    )
+    """Actions of a game in progress: hidden and refused once the game is over."""
 
     app = getters.app(GameHost)
 
@@ -72,6 +91,9 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.message_error = False
         self.ready = False
+        self.summary: GameSummary | None = None
+        self.review: Review | None = None
+        self.review_note = ""
         translate_bindings(self)
 
     # -- to be drawn by subclasses --------------------------------------------------------------
@@ -128,14 +150,64 @@ class GameScreen(Screen[None]):
         self.app.save_session(self.session)
 
     def game_over(self) -> None:
-        """Show the final standings."""
-        out = self.session.match.state.outcome()
-        names = ", ".join(out.winners)
-        if out.is_tie:
-            text = _("Game over. Tie for first place: {names}").format(names=names)
-        else:
-            text = _("Game over. Winner: {names}").format(names=names)
-        self.say(text + "  " + _("(n: new game, q: quit)"))
+        """Sum up the game (ranking, sections, earlier games), start its review, show the end's keys."""
+        if self.summary is None:
+            match = self.session.match
+            history = self.app.history(match.rules.id, match.game_id)
+            self.summary = game_summary(match.state, history)
+            if reviewable(match.rules):
+                self.review_note = _("Reviewing your play…")
+                self.review_game()
+            self.refresh_bindings()
+        head = summary_lines(self.summary)[0]
+        keys = _("(v: review, n: new game, q: quit)") if self.review_note else _("(n: new game, q: quit)")
+        self.say(head + "  " + keys)
+
+    def summary_text(self) -> str:
+        """The end of the game in lines: ranking and sections, earlier games, and the review's verdict."""
+        if self.summary is None:
+            return ""
+        lines = summary_lines(self.summary)[2:]
+        if self.review is not None:
+            lines += ["", *review_lines(self.review)]
+        elif self.review_note:
+            lines += ["", self.review_note]
+        return "\n".join(lines)
+
+    @work(thread=True, exclusive=True, group="review")
+    def review_game(self) -> None:
+        """Review the finished game with the exact solver, off the event loop."""
+        worker = get_current_worker()
+        try:
+            result: Review | None = review(self.session.match.log)
+            note = ""
+        except PaschError as exc:
+            result, note = None, _("No review: {reason}").format(reason=exc)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._reviewed, result, note)
+
+    def _reviewed(self, result: Review | None, note: str) -> None:
+        self.review = result
+        self.review_note = note or self.review_note
+        self.refresh_view()
+
+    def action_review(self) -> None:
+        """Open the move-by-move review of the finished game."""
+        if not self.session.match.finished:
+            return
+        if self.review is None:
+            self.say(self.review_note or _("No review for this game."), error=not self.review_note)
+            return
+        self.app.push_screen(ReviewScreen(self.review))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once the game is over, only the keys of the end show and work."""
+        finished = self.session.match.finished
+        if action in self.PLAY_ACTIONS:
+            return not finished
+        if action in ("review", "new_game"):
+            return finished
+        return True
 
     def run_bots(self) -> None:
         """Let the bots to move play, one visible step at a time."""
@@ -185,7 +257,10 @@ class GameScreen(Screen[None]):
     """Which keys the help screen lists (``sheet`` or ``knaster``)."""
 
     def action_undo(self) -> None:
-        """Take back the human's last step (see :mod:`pasch.tui._session`)."""
+        """Take back the human's last step (see :mod:`pasch.tui._session`); a finished game stays finished."""
+        if self.session.match.finished:
+            self.say(_("The game is over: it cannot be undone."), error=True)
+            return
         self.stop_bots()
         if self.session.undo():
             self.say(_("Undone."))
@@ -276,6 +351,7 @@ class SheetGameScreen(GameScreen):
                 yield Static(id="message")
                 yield Static(id="bonus")
                 yield Static(id="legend")
+                yield Static(id="summary")
                 with Vertical(id="hints"):
                     yield ProgressBar(id="hint-progress", show_eta=False)
                     yield Static(id="hint-table")
@@ -350,7 +426,9 @@ class SheetGameScreen(GameScreen):
         self.set_text("#turn", self.turn_text())
         self.set_text("#message", self.message)
         self.query_one("#message", Static).set_class(self.message_error, "error")
-        self.set_text("#bonus", self.standings_text() if st.is_terminal else self.bonus_text())
+        self.set_text("#bonus", "" if st.is_terminal else self.bonus_text())
+        self.set_text("#summary", self.summary_text())
+        self.query_one("#summary", Static).set_class(self.summary is not None, "shown")
         self.set_text("#legend", column_legend(st.rules))
         self.model = sheet_model(self.sheet())
         self.draw_sheet(self.model)
@@ -520,7 +598,7 @@ class SheetGameScreen(GameScreen):
     def update_hints(self) -> None:
         """Show the hints panel and (re)compute it in a worker when the position changed."""
         panel = self.query_one("#hints", Vertical)
-        panel.set_class(self.hints_shown, "shown")
+        panel.set_class(self.hints_shown and not self.session.match.finished, "shown")
         if not self.hints_shown:
             return
         st = self.state
@@ -579,10 +657,10 @@ class SheetGameScreen(GameScreen):
 
     # -- actions --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide keys that do not apply to this game."""
-        if action == "announce":
-            return any(o is Order.ANNOUNCED for o in self.session.match.rules.columns)
-        return True
+        """Hide keys that do not apply to this game (or no longer, once it is over)."""
+        if action == "announce" and not any(o is Order.ANNOUNCED for o in self.session.match.rules.columns):
+            return False
+        return super().check_action(action, parameters)
 
     def action_throw(self) -> None:
         """Throw (first throw, or re-throw the dice not held)."""

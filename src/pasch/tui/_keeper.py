@@ -17,7 +17,7 @@ from textual.widgets import Checkbox, Input, Static
 from pasch.engine import Action, Enter, Score, State
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.i18n import N_, _, box_name
-from pasch.tui._game import SheetGameScreen
+from pasch.tui._game import GameScreen, SheetGameScreen
 from pasch.tui._session import Session
 
 __all__ = ["KeeperScreen", "parse_keeper_line"]
@@ -104,6 +104,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         Binding("f1", "help", N_("help")),
         Binding("f2", "hints", N_("best box")),
         Binding("ctrl+q", "quit_game", N_("save & quit")),
+        Binding("f3", "review", N_("review"), show=False),
     ]
 
     def compose_dice(self) -> ComposeResult:
@@ -132,8 +133,8 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
             shown.update(Text(text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Every key applies."""
-        return True
+        """Every key applies while the game lasts; the end shows its own keys."""
+        return GameScreen.check_action(self, action, parameters)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter the typed dice (and box); an empty line enters the dice in the chosen box."""

@@ -24,6 +24,7 @@ from pasch.i18n import N_, _, ngettext
 from pasch.tui._game import GameScreen
 from pasch.tui._grid import GridCell, GridMarks, GridView, combination_name, grid_text, line_label, line_value
 from pasch.tui._session import Session
+from pasch.tui._summary import summary_lines
 from pasch.tui._widgets import DiceBar
 
 __all__ = ["KnasterGameScreen", "knaster_hint"]
@@ -295,9 +296,11 @@ class KnasterGameScreen(GameScreen):
         st = self.state
         out = st.outcome()
         if st.is_terminal:
-            return "\n".join(
-                _("{rank}. {name}  {total}").format(rank=r, name=n, total=t) for r, n, t in out.standings()
-            )
+            lines = [_("{rank}. {name}  {total}").format(rank=r, name=n, total=t) for r, n, t in out.standings()]
+            if self.summary is not None:  # each player's earlier games
+                words = summary_lines(self.summary)
+                lines += words[len(words) - len(self.summary.players) :]
+            return "\n".join(lines)
         return _("Scores: {scores}").format(
             scores=" · ".join(f"{n} {t}" for n, t in zip(st.players, out.totals, strict=True))
         )
