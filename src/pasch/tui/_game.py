@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
-from textual.events import Resize
+from textual.events import Key, MouseDown, Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
 from textual.worker import get_current_worker
@@ -38,6 +38,7 @@ from pasch.rules import Order
 from pasch.tui._common import GameHost, translate_bindings
 from pasch.tui._help import HelpScreen
 from pasch.tui._hints import Hints, compute_hints, hint_label
+from pasch.tui._rules import RulesScreen
 from pasch.tui._session import Session
 from pasch.tui._sheet import (
     ORDER_MARK,
@@ -72,9 +73,10 @@ class GameScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("question_mark", "help", N_("help")),
+        Binding("i", "rules", N_("rules")),
         Binding("q", "quit_game", N_("save & quit")),
-        Binding("n", "new_game", N_("new game"), show=False),
-        Binding("v", "review", N_("review"), show=False),
+        Binding("n", "new_game", N_("new game")),
+        Binding("v", "review", N_("review")),
     ]
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset(
@@ -94,6 +96,8 @@ class GameScreen(Screen[None]):
         self.summary: GameSummary | None = None
         self.review: Review | None = None
         self.review_note = ""
+        self.bot_log: list[str] = []
+        self._bot_log_seat: int | None = None
         translate_bindings(self)
 
     # -- to be drawn by subclasses --------------------------------------------------------------
@@ -227,12 +231,20 @@ class GameScreen(Screen[None]):
             return False
         name = self.session.match.seats[turn.seat].name
         self.session.act(action)
-        self.message, self.message_error = self.describe_step(turn.state, self.session.match.state, name, action), False
+        said = self.describe_step(turn.state, self.session.match.state, name, action)
+        self.message, self.message_error = said, False
+        if self._bot_log_seat != turn.seat or self.starts_turn(action):
+            self.bot_log, self._bot_log_seat = [], turn.seat
+        self.bot_log.append(said)
         if self.turn_done(action) or self.session.match.finished:
             self.app_save()
         self.bot_moved(turn.state, action)
         self.refresh_view()
         return True
+
+    def starts_turn(self, action: Action) -> bool:
+        """Whether ``action`` (a bot's) begins a new turn: the log of the last bot turn starts over."""
+        return isinstance(action, Roll)
 
     def turn_done(self, action: Action) -> bool:
         """Whether ``action`` (just played) finished a turn: the moment the game is saved."""
@@ -248,6 +260,10 @@ class GameScreen(Screen[None]):
     def stop_bots(self) -> None:
         """Stop a pending bot move (before an undo takes back the human's last box)."""
         self.workers.cancel_group(self, "bots")
+
+    def action_rules(self) -> None:
+        """Show the rules card of the game's rule set."""
+        self.app.push_screen(RulesScreen(self.session.match.rules))
 
     def action_help(self) -> None:
         """Show the keys."""
@@ -340,6 +356,7 @@ class SheetGameScreen(GameScreen):
         self._layout: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self._cells: list[list[Text]] = []
         self._texts: dict[str, str] = {}
+        self._pressed = False
 
     def compose(self) -> ComposeResult:
         """Header, dice and info on the left, the sheet on the right, key footer."""
@@ -351,6 +368,7 @@ class SheetGameScreen(GameScreen):
                 yield Static(id="message")
                 yield Static(id="bonus")
                 yield Static(id="legend")
+                yield Static(id="botlog")
                 yield Static(id="summary")
                 with Vertical(id="hints"):
                     yield ProgressBar(id="hint-progress", show_eta=False)
@@ -430,6 +448,8 @@ class SheetGameScreen(GameScreen):
         self.set_text("#summary", self.summary_text())
         self.query_one("#summary", Static).set_class(self.summary is not None, "shown")
         self.set_text("#legend", column_legend(st.rules))
+        self.set_text("#botlog", self.bot_log_text())
+        self.query_one("#botlog", Static).set_class(bool(self.bot_log) and not st.is_terminal, "shown")
         self.model = sheet_model(self.sheet())
         self.draw_sheet(self.model)
         self.update_hints()
@@ -467,6 +487,13 @@ class SheetGameScreen(GameScreen):
                     return (c, int(st.announced))
         opts = {(c, o.index): o.total for c, o in st.score_options()}
         return max(choices, key=lambda ch: (opts.get(ch, 0), -ch[0], -ch[1]))
+
+    def bot_log_text(self) -> str:
+        """The last bot turn, step by step: ``Last turn of Bob: Bob throws. · Bob: keep 3 3 · ...``."""
+        if not self.bot_log or self._bot_log_seat is None:
+            return ""
+        name = self.session.match.seats[self._bot_log_seat].name
+        return _("Last turn of {name}:").format(name=name) + "\n" + "\n".join("  " + s for s in self.bot_log)
 
     def turn_text(self) -> str:
         """Whose turn, the round, throws left, sharp and announcement."""
@@ -612,6 +639,7 @@ class SheetGameScreen(GameScreen):
         self.hints = None
         bar = self.query_one("#hint-progress", ProgressBar)
         bar.update(total=None, progress=0)
+        bar.display = True
         self.query_one("#hint-table", Static).update(_("Computing hints…"))
         self.compute_hints(st)
 
@@ -635,8 +663,7 @@ class SheetGameScreen(GameScreen):
         if state is not self.session.match.state:
             return
         self.hints = hints
-        bar = self.query_one("#hint-progress", ProgressBar)
-        bar.update(total=max(1, len(hints.rows)), progress=max(1, len(hints.rows)))
+        self.query_one("#hint-progress", ProgressBar).display = False  # the list needs the line more
         if hints.score is not None and hints.score in self.choices() and not self.announcing:
             self.selected = hints.score  # the cursor on the best box: Enter takes the hint
         self.draw_hint_table()
@@ -829,8 +856,55 @@ class SheetGameScreen(GameScreen):
         ch = (c, row.box)
         return ch if ch in self.choices() else None
 
+    def on_mouse_down(self, event: MouseDown) -> None:
+        """Note a press of the mouse: only a click on a box's name (not a redraw of the table) enters dice."""
+        self._pressed = True
+
+    def on_key(self, event: Key) -> None:
+        """A letter that is no key of the game jumps to the next box whose name starts with it."""
+        char = event.character
+        if not char or not char.isalpha() or len(char) != 1 or event.key in self._bindings.key_to_bindings:
+            return
+        if self.jump_to_initial(char):
+            event.stop()
+
+    def jump_to_initial(self, letter: str) -> bool:
+        """Move the cursor to the next legal box (of the cursor's column) whose name starts with ``letter``."""
+        if not self.human_turn or self.selected is None:
+            return False
+        rules = self.session.match.rules
+        col = self.selected[0]
+        same = [ch for ch in self.choices() if ch[0] == col]
+        hits = [ch for ch in same if box_name(rules, ch[1]).lower().startswith(letter.lower())]
+        if not hits:
+            return False
+        after = [ch for ch in hits if ch[1] > self.selected[1]]
+        self.selected = (after or hits)[0]
+        self.refresh_view()
+        return True
+
+    def _label_choice(self, row: int) -> tuple[int, int] | None:
+        """The legal box of a sheet row's name, in the cursor's column (else the first column that takes it)."""
+        model = self.model
+        if model is None or model.current is None or row >= len(model.rows) or model.rows[row].box is None:
+            return None
+        box = model.rows[row].box
+        choices = [ch for ch in self.choices() if ch[1] == box]
+        if not choices:
+            return None
+        col = self.selected[0] if self.selected is not None else None
+        return next((ch for ch in choices if ch[0] == col), choices[0])
+
     def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
-        """A click (or our own cursor move) on a cell: select it if the dice may go there."""
+        """A click (or our own cursor move) on a cell: select it if the dice may go there; a click on a
+        box's name enters the dice there."""
+        clicked, self._pressed = self._pressed, False
+        if event.coordinate.column == 0 and clicked and self.human_turn:
+            label = self._label_choice(event.coordinate.row)
+            if label is not None:
+                self.selected = label
+                self.action_score()
+                return
         ch = self._choice_at(event.coordinate)
         if ch is None:
             self._sync_cursor()

@@ -105,6 +105,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         Binding("f2", "hints", N_("best box")),
         Binding("ctrl+q", "quit_game", N_("save & quit")),
         Binding("f3", "review", N_("review"), show=False),
+        Binding("f4", "rules", N_("rules")),
     ]
 
     def compose_dice(self) -> ComposeResult:
