@@ -473,7 +473,8 @@ class SheetGameScreen(GameScreen):
     def advise_dice(self) -> None:
         """Outline the dice the shown hint says to keep."""
         hints = self.current_hints()
-        self.query_one("#dice", DiceBar).advise(hints.keep if hints else None, self.session.faces)
+        for bar in self.query(DiceBar):  # the score keeper has no dice on screen
+            bar.advise(hints.keep if hints else None, self.session.faces)
 
     def _default_choice(self, choices: list[tuple[int, int]]) -> tuple[int, int] | None:
         if not choices:
