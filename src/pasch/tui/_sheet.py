@@ -145,6 +145,8 @@ def _bonus_cell(col: ColumnLayout) -> Cell:
         return Cell("0", "sum")
     if not progress.reachable:
         return Cell("–", "sum")
+    if progress.upper == 0 and progress.vs_par == 0:
+        return Cell("", "sum")  # nothing entered above yet: no par to stand against
     return Cell(par_text(progress.vs_par), "progress")
 
 
