@@ -11,7 +11,7 @@ tmux new-session -d -s "$sess" -x "$cols" -y "$rows" \
   "cd $here && PASCH_DATA_DIR=$data TERM=xterm-256color .venv/bin/pasch play $args --bot-delay 0; sleep 30"
 sleep ${CAPTURE_START:-4}
 for k in "$@"; do
-  if [[ $k == sleep:* ]]; then sleep "${k#sleep:}"; else tmux send-keys -t "$sess" "$k"; sleep 0.4; fi
+  if [[ $k == sleep:* ]]; then sleep "${k#sleep:}"; else tmux send-keys -t "$sess" "$k"; sleep ${KEY_DELAY:-0.4}; fi
 done
 sleep ${CAPTURE_SETTLE:-1.5}
 mkdir -p "$here/out/tmux"

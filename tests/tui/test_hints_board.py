@@ -95,3 +95,23 @@ def test_multi_column_hint_advises_what_to_keep() -> None:
             assert isinstance(suggestion, Score) and screen.selected == hints.score
 
     drive(app, body)
+
+
+def test_knaster_g_plays_the_hint() -> None:
+    from pasch.tui._knaster import KnasterGameScreen, knaster_hint
+
+    session = Session.new("knaster", parse_seats("Ada, Bob"), seed=3)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, KnasterGameScreen)
+        await pilot.press("h", "g")  # nothing called yet: g throws
+        assert session.match.state.number is not None
+        expected = str(knaster_hint(session.match.state))
+        assert "(g: play it)" in str(screen.query_one("#hint").render())
+        n = len(session.match.actions)
+        await pilot.press("g")
+        assert session.match.actions[n] == expected
+
+    drive(app, body)

@@ -93,6 +93,7 @@ class KnasterGameScreen(GameScreen):
         *(Binding(chr(ord("a") + c), f"column({c})", "", show=False) for c in range(SIZE)),
         *(Binding(str(r + 1), f"row({r})", "", show=False) for r in range(SIZE)),
         Binding("h", "hints", N_("hints")),
+        Binding("g", "apply_hint", N_("play hint")),
         Binding("u", "undo", N_("undo")),
     ]
 
@@ -381,7 +382,11 @@ class KnasterGameScreen(GameScreen):
             text = _("Hint: throw the dice.")
         else:
             action = self.hint_for(st)
-            text = _("Hint (Knaster bot): {action}").format(action=self.action_words(action)) if action else ""
+            text = (
+                _("Hint (Knaster bot): {action}").format(action=self.action_words(action)) + "  " + _("(g: play it)")
+                if action
+                else ""
+            )
         panel.update(text)
 
     @staticmethod
@@ -469,6 +474,20 @@ class KnasterGameScreen(GameScreen):
         """Show or hide the hint."""
         self.hints_shown = not self.hints_shown
         self.refresh_view()
+
+    def action_apply_hint(self) -> None:
+        """Play the hint (the Knaster bot's choice): throw, write, circle or pass."""
+        if not self._human_only():
+            return
+        st = self.state
+        if st.number is None:
+            self._step(Roll())
+            return
+        action = self.hint_for(st)
+        if action is None:
+            self.say(_("No hint here."), error=True)
+            return
+        self._step(action)
 
     def action_undo(self) -> None:
         """Undo, then show the restored position."""
