@@ -43,6 +43,8 @@ def test_bad_input_changes_nothing() -> None:
             await _type(pilot, bad)
             assert screen.message_error, bad
             assert why in screen.message, (bad, screen.message)
+            assert repr(bad) in screen.message  # the message quotes what was typed
+            assert screen.query_one("#dice-input", Input).value == ""  # and the field is ready for the next try
             assert session.match.state is start, bad
             assert session.match.game.actions == []
         await _type(pilot, "13356 ones")

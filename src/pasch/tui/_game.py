@@ -193,6 +193,7 @@ class GameScreen(Screen[None]):
     def _reviewed(self, result: Review | None, note: str) -> None:
         self.review = result
         self.review_note = note or self.review_note
+        self.refresh_bindings()
         self.refresh_view()
 
     def action_review(self) -> None:
@@ -209,7 +210,9 @@ class GameScreen(Screen[None]):
         finished = self.session.match.finished
         if action in self.PLAY_ACTIONS:
             return not finished
-        if action in ("review", "new_game"):
+        if action == "review":
+            return finished and (self.review is not None or bool(self.review_note))
+        if action == "new_game":
             return finished
         return True
 
@@ -375,6 +378,7 @@ class SheetGameScreen(GameScreen):
                     yield Static(id="hint-table")
             table: DataTable[Text] = DataTable(id="sheet", cursor_type="cell", zebra_stripes=False)
             table.can_focus = False
+            table.fixed_columns = 1  # the box names stay in view when the sheet scrolls sideways
             yield table
         yield Footer()
 

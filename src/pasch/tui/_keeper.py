@@ -155,7 +155,8 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
             for a in actions:  # try the whole line first: a refused box leaves the dice unentered too
                 trial = trial.apply(a)
         except PaschError as exc:
-            self.say(_("Not allowed: {reason}").format(reason=exc), error=True)
+            event.input.value = ""  # a fresh line for the next try; the message quotes this one
+            self.say(_("Not allowed: {reason} (you typed {text!r})").format(reason=exc, text=text), error=True)
             return
         for a in actions:
             self.session.act(a)
