@@ -81,5 +81,10 @@ def test_twenty_players_lay_out() -> None:
         assert table.virtual_size.width > table.region.width  # scrolls sideways
         labels = [str(c.label) for c in table.columns.values()]
         assert "▶Player n…" in labels and all(len(label) <= 10 for label in labels)
+        table.scroll_x = table.max_scroll_x  # the last players' columns: the box names stay in view
+        await pilot.pause()
+        assert table.scroll_x > 0
+        svg = app.export_screenshot()
+        assert "Ones" in svg and "Chance" in svg and "Player&#160;n…" in svg
 
     drive(app, body, size=(100, 30))
