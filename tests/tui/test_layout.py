@@ -88,3 +88,25 @@ def test_twenty_players_lay_out() -> None:
         assert "Ones" in svg and "Chance" in svg and "Player&#160;n…" in svg
 
     drive(app, body, size=(100, 30))
+
+
+def test_a_filled_box_loses_the_style_of_a_choice() -> None:
+    """A box entered with the value it showed as a choice is redrawn as filled (Text equality ignores style)."""
+    from textual.coordinate import Coordinate
+
+    session = Session.new("kniffel", parse_seats("Ada, Bob"), seed=5)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space")
+        screen = app.screen
+        table = screen.query_one("#sheet", DataTable)
+        box = session.match.rules.category_index("chance")
+        row = screen.model.row_of_box(box)  # type: ignore[attr-defined]
+        assert "italic" in str(table.get_cell_at(Coordinate(row, 1)).style)  # what the dice would pay
+        await pilot.press("c", "enter")  # Chance: the same number, now entered
+        await pilot.pause()
+        assert session.match.state.sheets[0].columns[0].scores[box] is not None
+        assert str(table.get_cell_at(Coordinate(row, 1)).style) == ""
+
+    drive(app, body, size=(120, 40))

@@ -17,6 +17,7 @@ from textual.coordinate import Coordinate
 from textual.events import Key, MouseDown, Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
+from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
 from pasch.app import (
@@ -66,6 +67,12 @@ CELL_STYLE = {
     "announced": "bold reverse yellow",
     "total": "bold",
 }
+
+
+def _same_text(a: Text, b: Text) -> bool:
+    """Whether two cells draw the same (``Text.__eq__`` ignores the base style: a box just filled would keep
+    the green of the value it had as a choice)."""
+    return a.plain == b.plain and a.style == b.style and a.spans == b.spans and a.justify == b.justify
 
 
 class GameScreen(Screen[None]):
@@ -308,6 +315,7 @@ class SheetGameScreen(GameScreen):
     SheetGameScreen #main { height: 1fr; align-horizontal: center; }
     SheetGameScreen #left { width: 1fr; min-width: 36; max-width: 84; height: 1fr; padding: 0 1; }
     SheetGameScreen #sheet { width: auto; height: 1fr; }
+    SheetGameScreen #sheet > .datatable--fixed { background: $surface; }
     SheetGameScreen #turn { height: auto; margin: 0 0 1 0; }
     SheetGameScreen #message { height: auto; min-height: 1; margin: 1 0 0 0; }
     SheetGameScreen #message.error { color: $error; }
@@ -356,10 +364,11 @@ class SheetGameScreen(GameScreen):
         self.model: SheetModel | None = None
         self._sheet_cache = LayoutCache()
         self._sheet: tuple[State, SheetLayout] | None = None
-        self._layout: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        self._layout: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
         self._cells: list[list[Text]] = []
         self._texts: dict[str, str] = {}
         self._pressed = False
+        self._headers: list[Text] = []
 
     def compose(self) -> ComposeResult:
         """Header, dice and info on the left, the sheet on the right, key footer."""
@@ -551,30 +560,45 @@ class SheetGameScreen(GameScreen):
     def draw_sheet(self, model: SheetModel) -> None:
         """Fill the sheet table from the model (only changed cells once the layout stands)."""
         table: DataTable[Text] = self.query_one("#sheet", DataTable)
-        layout = (model.headers, tuple(r.label for r in model.rows))
+        bare = tuple(n.removeprefix("▶") for n in (model.names or model.headers))
+        # The player to act changes every turn: that restyles the headers; it does not rebuild the table.
+        layout = (bare, model.marks, tuple(r.label for r in model.rows))
         cells = [[self._label_text(row), *(self._cell_text(c) for c in row.cells)] for row in model.rows]
         star = self._hint_coordinate()
         if star is not None:
             cells[star.row][star.column] = Text.assemble(("★", "bold green"), cells[star.row][star.column])
+        two_rows = any(model.marks)
+
+        def header(k: int) -> Text:
+            current = model.columns[k][0] == model.current
+            text = (("▶" if current else " ") + bare[k]) if bare[k] else ""  # same width either way
+            label = f"{text}\n{model.marks[k]}" if two_rows else text
+            return Text(label, style="bold reverse" if current else "bold", justify="right")
+
+        headers = [header(k) for k in range(len(bare))]
         if layout != self._layout:
             table.clear(columns=True)
-            two_rows = any(model.marks)
             table.header_height = 2 if two_rows else 1
             table.add_column("", key="label")
-            for k, name in enumerate(model.names or model.headers):
-                p, _c = model.columns[k]
-                style = "bold reverse" if p == model.current else "bold"
-                label = f"{name}\n{model.marks[k]}" if two_rows else name
-                table.add_column(Text(label, style=style, justify="right"), key=f"v{k}")
+            for k, label in enumerate(headers):
+                table.add_column(label, key=f"v{k}")
             for k, row_cells in enumerate(cells):
                 table.add_row(*row_cells, key=f"r{k}")
             self._layout = layout
+            # the table's width is its content's: lay the screen out again once the new columns are measured
+            self.call_after_refresh(table.refresh, layout=True)
         else:
             for k, row_cells in enumerate(cells):
                 old = self._cells[k]
                 for j, cell in enumerate(row_cells):
-                    if cell != old[j]:
+                    if not _same_text(cell, old[j]):
                         table.update_cell_at(Coordinate(k, j), cell, update_width=True)
+            if headers != self._headers:
+                for k, label in enumerate(headers):
+                    table.columns[ColumnKey(f"v{k}")].label = label
+                table._clear_caches()  # the header lines are cached; a label changed in place needs a redraw
+                table.refresh()
+        self._headers = headers
         self._cells = cells
         self._sync_cursor()
 
