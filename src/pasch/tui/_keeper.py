@@ -124,7 +124,9 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         """Show the dice entered this turn."""
         st = self.state
         shown = self.query_one("#dice-shown", Static)
-        if st.dice is None:
+        if st.is_terminal:
+            shown.update("")
+        elif st.dice is None:
             shown.update(_("Enter the dice of {name}'s turn.").format(name=self.session.match.seat.name))
         else:
             sharp = "  " + _("(sharp)") if st.sharp else ""
@@ -137,8 +139,15 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         """Every key applies while the game lasts; the end shows its own keys."""
         return GameScreen.check_action(self, action, parameters)
 
+    def game_over(self) -> None:
+        """Sum up the game; the dice field has nothing more to take."""
+        super().game_over()
+        self.query_one("#dice-input", Input).disabled = True
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter the typed dice (and box); an empty line enters the dice in the chosen box."""
+        if self.session.match.finished:
+            return
         text = event.value.strip()
         if not text:
             if self.state.dice is not None and self.selected is not None:
