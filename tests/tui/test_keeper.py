@@ -18,7 +18,7 @@ def _keeper(rules: str, players: str = "Ada, Bob") -> tuple[PaschApp, Session]:
 
 
 async def _type(pilot: Any, text: str) -> None:
-    """Type a line into the (cleared) dice input and press Enter; a refused line stays for editing."""
+    """Type a line into the (cleared) dice input and press Enter (a refused line is cleared, and quoted)."""
     field = pilot.app.screen.query_one("#dice-input", Input)
     field.value = ""
     await pilot.press(*text[:2])  # typed keys reach the input, not the game's key bindings
@@ -43,6 +43,8 @@ def test_bad_input_changes_nothing() -> None:
             await _type(pilot, bad)
             assert screen.message_error, bad
             assert why in screen.message, (bad, screen.message)
+            assert repr(bad) in screen.message  # the message quotes what was typed
+            assert screen.query_one("#dice-input", Input).value == ""  # and the field is ready for the next try
             assert session.match.state is start, bad
             assert session.match.game.actions == []
         await _type(pilot, "13356 ones")
@@ -117,5 +119,25 @@ def test_keeper_undo_takes_back_an_entry() -> None:
         assert session.match.state.turn == 0 and session.match.state.dice == (1, 3, 3, 5, 6)
         await pilot.press("ctrl+z")
         assert session.match.state.dice is None and session.match.game.actions == []
+
+    drive(app, body)
+
+
+def test_keeper_game_to_the_end_stays_finished() -> None:
+    app, session = _keeper("kniffel", "Ada")
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, KeeperScreen)
+        for box in session.match.rules.category_ids:
+            await _type(pilot, f"13356 {box}")
+        await pilot.pause()
+        assert session.match.finished
+        total = session.match.state.total(0)
+        assert f"Game over. Your total: {total}" in screen.message
+        assert screen.query_one("#dice-input", Input).disabled
+        n = len(session.match.actions)
+        await pilot.press("ctrl+z")
+        assert session.match.finished and len(session.match.actions) == n
 
     drive(app, body)

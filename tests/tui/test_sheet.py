@@ -15,7 +15,7 @@ from pasch.storage import Repository
 from pasch.tui import PaschApp, Session, parse_seats
 from pasch.tui._game import SheetGameScreen
 from pasch.tui._setup import SetupScreen
-from pasch.tui._sheet import bonus_progress, build_sheet, sheet_text
+from pasch.tui._sheet import bonus_progress, build_sheet, par_text, sheet_text
 
 from .conftest import drive
 
@@ -45,7 +45,7 @@ Fours                      (4)
 Fives                      (5)
 Sixes               18     (6)
 Upper sum           18       0
-Bonus (+35 at 63)  -45     -63
+Bonus (+35 at 63)   ±0
 Three of a kind            (0)
 Four of a kind             (0)
 Full house          25     (0)
@@ -209,9 +209,15 @@ def test_bonus_progress_words_the_layout() -> None:
     assert bonus_progress(None) is None
     assert bonus_progress(progress(70, True, True)) == "bonus +35 earned"
     assert bonus_progress(progress(10, False, False)) == "bonus out of reach"
-    assert bonus_progress(progress(51, False, True)) == "12 to go for +35"
+    assert bonus_progress(progress(51, False, True)) == "12 to go for +35 · ±0 against par"
+    behind = BonusProgress(63, 35, 12, False, True, False, 51, -6)  # threes 6 and sixes 6: par is 9 + 18
+    assert bonus_progress(behind) == "51 to go for +35 · −6 against par"
+    assert bonus_progress(BonusProgress(63, 35, 0, False, True, False, 63, 0)) == "63 to go for +35"
     # and the sheet's bonus row agrees with the layout of a real game
     st = _two_player_state()
     layout = sheet_layout(st)
     bonus_row = next(r for r in build_sheet(st).rows if r.label.startswith("Bonus"))
-    assert [c.text for c in bonus_row.cells] == [f"-{c.progress.need}" for c in layout.columns if c.progress]
+    # Ada's sixes (18) are exactly par; Bob has entered nothing above yet, so his cell stays empty
+    assert [c.text for c in bonus_row.cells] == ["±0", ""]
+    assert [c.progress.vs_par for c in layout.columns if c.progress] == [0, 0]
+    assert [par_text(v) for v in (3, 0, -6)] == ["+3", "±0", "−6"]

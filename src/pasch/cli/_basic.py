@@ -53,7 +53,9 @@ TEXT = {
     "plain_opt": "Line-based play on stdin/stdout (screen readers, pipes, scripts); the default when stdin is "
     "not a terminal or --save is given.",
     "lang_opt": "Language of the game (the terminal app and --plain): de, en, es or it (default: the locale).",
-    "resume_opt": "Continue the latest unfinished game saved by the terminal app.",
+    "resume_opt": "Continue the latest unfinished game saved by the terminal app (or game ID: --resume ID).",
+    "resume_id": "With --resume: the id of the saved game to continue (see 'pasch history').",
+    "resume_id_alone": "a game id is given only with --resume: pasch play --resume {id}",
     "bot_delay_opt": "Seconds each bot move stays visible in the terminal app.",
     "resume_plain": "--resume continues games of the terminal app; it is not available with --plain or piped input",
     "keeper_opt": "Score-keeper mode: the table throws real dice and enters them ('enter 1 3 3 5 6').",
@@ -390,13 +392,26 @@ def play_cmd(
     lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=TEXT["lang_opt"])] = None,
     resume: Annotated[bool, typer.Option("--resume", help=TEXT["resume_opt"])] = False,
     bot_delay: Annotated[float, typer.Option("--bot-delay", metavar="SECONDS", help=TEXT["bot_delay_opt"])] = 0.6,
+    game_id: Annotated[
+        int | None, typer.Argument(metavar="ID", min=1, help=TEXT["resume_id"], show_default=False)
+    ] = None,
 ) -> None:
     """Play in the terminal: the Textual app on a terminal, line-based with --plain or piped input."""
     with guard():
+        if game_id is not None and not resume:
+            fail(TEXT["resume_id_alone"].format(id=game_id))
         if not plain and save is None and sys.stdin.isatty() and sys.stdout.isatty():
             from pasch.tui import run as run_tui
 
-            run_tui(rules_text, players, lang, bot_delay, resume, keeper=keeper, seed=seed)
+            run_tui(
+                rules_text,
+                players,
+                lang,
+                bot_delay,
+                game_id if game_id is not None else resume,
+                keeper=keeper,
+                seed=seed,
+            )
             return
         if resume:
             fail(TEXT["resume_plain"])

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from pasch.cli._app import app
 from pasch.cli._common import console, guard, print_json
+from pasch.errors import PaschError
 from pasch.i18n import _, set_language
 
 if TYPE_CHECKING:
@@ -31,6 +32,8 @@ HELP = {
     "data_dir": "Directory of the games database (default: $PASCH_DATA_DIR or the user data directory).",
     "json": "Print one JSON object on stdout.",
     "limit": "How many games and high scores to list (1 to 10000).",
+    "abandon": "Give up the unfinished game ID (--resume no longer offers it; its log stays).",
+    "delete": "Delete the unfinished (or abandoned) game ID from the database.",
     "db": "Database to read: any SQLAlchemy URL, e.g. a server's postgresql+psycopg://user@host/db "
     "(default: pasch.sqlite3 in the data directory); an older pasch's database is upgraded first.",
 }
@@ -115,6 +118,34 @@ def _open_repository(db: str | None, data_dir: Path | None) -> Repository:
         raise ValueError(_db_problem(exc, where)) from None
 
 
+def _tidy(db: str | None, data_dir: Path | None, abandon: int | None, delete: int | None) -> None:
+    """``--abandon ID`` / ``--delete ID``: give up or remove an unfinished game (never a finished one).
+
+    Raises:
+        ValueError: both given, or no such unfinished game.
+    """
+    from pasch.storage import ABANDONED, UNFINISHED
+
+    if abandon is not None and delete is not None:
+        raise ValueError(_("give --abandon ID or --delete ID, not both"))
+    game_id = abandon if abandon is not None else delete
+    assert game_id is not None
+    with _open_repository(db, data_dir) as repo:
+        try:
+            rec = repo.get(game_id)
+        except PaschError:
+            rec = None
+        allowed = (UNFINISHED,) if abandon is not None else (UNFINISHED, ABANDONED)
+        if rec is None or rec.source != "terminal" or rec.status not in allowed:
+            raise ValueError(_("no unfinished game with id {id} (see 'pasch history')").format(id=game_id))
+        if abandon is not None:
+            repo.abandon(game_id)
+            print(_("Game {id} abandoned.").format(id=game_id))
+        else:
+            repo.delete(game_id)
+            print(_("Game {id} deleted.").format(id=game_id))
+
+
 @app.command("history", help=HELP["history"])
 def history_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=HELP["json"])] = False,
@@ -122,10 +153,15 @@ def history_cmd(
     lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=HELP["lang"])] = None,
     data_dir: Annotated[Path | None, typer.Option("--data-dir", metavar="DIR", help=HELP["data_dir"])] = None,
     db: Annotated[str | None, typer.Option("--db", metavar="URL", help=HELP["db"])] = None,
+    abandon: Annotated[int | None, typer.Option("--abandon", metavar="ID", help=HELP["abandon"])] = None,
+    delete: Annotated[int | None, typer.Option("--delete", metavar="ID", help=HELP["delete"])] = None,
 ) -> None:
     """Print saved games (of the terminal app and the web server), high scores and per-player averages."""
     with guard():
         set_language(lang)
+        if abandon is not None or delete is not None:
+            _tidy(db, data_dir, abandon, delete)
+            return
         with _open_repository(db, data_dir) as repo:
             try:
                 games = repo.games(limit=limit)

@@ -24,6 +24,7 @@ from pasch.engine import GameLog, new_game, replay
 from pasch.errors import PaschError
 from pasch.storage._migrate import migrate
 from pasch.storage._models import (
+    ABANDONED,
     FINISHED,
     TERMINAL,
     UNFINISHED,
@@ -397,6 +398,19 @@ class Repository:
                     ],
                 )
             return row.id
+
+    def abandon(self, game_id: int) -> None:
+        """Give up an unfinished terminal game: ``--resume`` no longer offers it; the log stays.
+
+        Raises:
+            StorageError: no unfinished terminal game with that id.
+        """
+        with Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, game_id)
+            if row is None or row.source != TERMINAL or row.status != UNFINISHED:
+                raise StorageError(f"no unfinished terminal game with id {game_id}")
+            row.status = ABANDONED
+            row.updated_at = utcnow()
 
     def delete(self, game_id: int) -> None:
         """Remove a saved game (nothing happens if it does not exist)."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
@@ -15,11 +16,11 @@ from pasch.tui._common import GameHost
 from pasch.tui._game import SheetGameScreen
 from pasch.tui._keeper import KeeperScreen
 from pasch.tui._knaster import KnasterGameScreen
-from pasch.tui._session import Session, parse_seats
+from pasch.tui._session import Seat, Session, parse_seats
 from pasch.tui._setup import SetupChoice, SetupScreen
 
 if TYPE_CHECKING:
-    from pasch.storage import Repository
+    from pasch.storage import PlayerStats, Repository
 
 __all__ = ["GAME_SCREENS", "PaschApp", "run", "screen_for"]
 
@@ -84,6 +85,7 @@ class PaschApp(GameHost):
     ) -> None:
         super().__init__()
         self.lang = set_language(lang)
+        self.lang_given = lang is not None
         self.session = session
         self.rules_text = rules
         self.players = players
@@ -125,6 +127,16 @@ class PaschApp(GameHost):
         except Exception as exc:
             self.notify(_("Saving failed: {reason}").format(reason=exc), severity="error")
 
+    def history(self, rules: str, exclude: int | None) -> list[PlayerStats]:
+        """Earlier finished games' statistics under ``rules`` (without game ``exclude``) from the database."""
+        repo = self.repository
+        if repo is None:
+            return []
+        try:
+            return repo.player_stats(rules=rules, exclude=exclude)
+        except Exception:  # a broken database must not spoil the end of the game
+            return []
+
     # -- screens ------------------------------------------------------------------------------
     def on_mount(self) -> None:
         """Open the game asked for, the resumed game, or the setup screen."""
@@ -143,18 +155,36 @@ class PaschApp(GameHost):
             repo = self.repository
             if repo is None:
                 return None
-            rec = (
-                repo.get(int(self.resume))
-                if self.resume is not True
-                else repo.latest_unfinished("keeper" if self.keeper else "play")
-            )
+            if self.resume is True:
+                rec = repo.latest_unfinished("keeper" if self.keeper else "play")
+            else:
+                rec = repo.get(int(self.resume))  # StorageError (a PaschError) when there is no such game
+                if rec.finished:
+                    raise PaschError(_("Game {id} is finished; it cannot be resumed.").format(id=rec.id))
             if rec is None:
                 self.notify(_("No unfinished game to resume."), severity="warning")
                 return None
+            lang = rec.log.meta.get("lang")
+            if isinstance(lang, str) and not self.lang_given:
+                with contextlib.suppress(ValueError):  # the game's language, unless --lang says otherwise
+                    self.switch_language(lang)
             return Session.from_log(rec.log, rec.player_kinds(), seed=self.seed, game_id=rec.id)
         if self.rules_text and self.players:
-            return Session.new(self.rules_text, parse_seats(self.players), seed=self.seed, keeper=self.keeper)
+            return self.new_session(self.rules_text, parse_seats(self.players), self.keeper)
         return None
+
+    def new_session(self, rules: str, seats: Sequence[Seat], keeper: bool) -> Session:
+        """A new game; its log remembers the interface and the language (``--resume`` restores it).
+
+        Raises:
+            RuleSetError: bad rule text.
+            IllegalActionError: wrong number of players or bad names.
+            ValueError: a bot seat whose bot does not play this game.
+        """
+        meta: dict[str, Any] = {"interface": "tui", "lang": self.lang}
+        if self.seed is not None:
+            meta["seed"] = self.seed
+        return Session.new(rules, seats, seed=self.seed, keeper=keeper, meta=meta)
 
     def start(self, session: Session) -> None:
         """Show the game screen of ``session``."""
@@ -182,7 +212,7 @@ class PaschApp(GameHost):
         def chosen(choice: SetupChoice | None) -> None:
             if choice is None:
                 return
-            self.start(Session.new(choice.rules, choice.seats, seed=self.seed, keeper=choice.keeper))
+            self.start(self.new_session(choice.rules, choice.seats, choice.keeper))
 
         if len(self.screen_stack) > 1:
             self.pop_screen()

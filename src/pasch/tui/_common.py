@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.dom import DOMNode
 
 from pasch.i18n import _
 from pasch.tui._session import Session
+
+if TYPE_CHECKING:
+    from pasch.storage import PlayerStats
 
 __all__ = ["GameHost", "translate_bindings"]
 
@@ -27,6 +31,10 @@ class GameHost(App[None]):
 
     def save_session(self, session: Session) -> None:
         """Save the session's game (this base saves nothing)."""
+
+    def history(self, rules: str, exclude: int | None) -> list[PlayerStats]:
+        """Earlier finished games' statistics under ``rules`` (without game ``exclude``); none in this base."""
+        return []
 
     def show_setup(self) -> None:
         """Show the setup screen for a new game (this base has none)."""

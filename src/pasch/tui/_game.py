@@ -12,22 +12,46 @@ from rich.text import Text
 from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
+from textual.events import Key, MouseDown, Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
+from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
-from pasch.app import BotTurn, LayoutCache, SheetLayout, play_bots, sheet_layout
-from pasch.engine import Action, Announce, GameState, Roll, Score, State
+from pasch.app import (
+    BotTurn,
+    GameSummary,
+    LayoutCache,
+    Review,
+    SheetLayout,
+    game_summary,
+    play_bots,
+    review,
+    reviewable,
+    sheet_layout,
+)
+from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, State
 from pasch.errors import PaschError
 from pasch.i18n import N_, _, box_name, ngettext
 from pasch.rules import Order
 from pasch.tui._common import GameHost, translate_bindings
 from pasch.tui._help import HelpScreen
 from pasch.tui._hints import Hints, compute_hints, hint_label
+from pasch.tui._rules import RulesScreen
 from pasch.tui._session import Session
-from pasch.tui._sheet import Cell, Row, SheetModel, bonus_progress, column_legend, sheet_model, sheet_text
+from pasch.tui._sheet import (
+    ORDER_MARK,
+    Cell,
+    Row,
+    SheetModel,
+    bonus_progress,
+    column_legend,
+    sheet_model,
+    sheet_text,
+)
+from pasch.tui._summary import ReviewScreen, review_lines, summary_lines
 from pasch.tui._widgets import DiceBar, Die
 
 __all__ = ["GameScreen", "SheetGameScreen"]
@@ -45,14 +69,28 @@ CELL_STYLE = {
 }
 
 
+def _same_text(a: Text, b: Text) -> bool:
+    """Whether two cells draw the same (``Text.__eq__`` ignores the base style: a box just filled would keep
+    the green of the value it had as a choice)."""
+    return a.plain == b.plain and a.style == b.style and a.spans == b.spans and a.justify == b.justify
+
+
 class GameScreen(Screen[None]):
     """What every game screen shares: the session, bots, undo, help, saving and the end of the game."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("question_mark", "help", N_("help")),
+        Binding("i", "rules", N_("rules")),
         Binding("q", "quit_game", N_("save & quit")),
-        Binding("n", "new_game", N_("new game"), show=False),
+        Binding("n", "new_game", N_("new game")),
+        Binding("v", "review", N_("review")),
     ]
+
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"throw", "hold", "move", "column", "score", "announce", "hints", "apply_hint", "more_hints", "undo", "play"}
+        | {"pass_number", "row", "cancel"}
+    )
+    """Actions of a game in progress: hidden and refused once the game is over."""
 
     app = getters.app(GameHost)
 
@@ -62,6 +100,11 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.message_error = False
         self.ready = False
+        self.summary: GameSummary | None = None
+        self.review: Review | None = None
+        self.review_note = ""
+        self.bot_log: list[str] = []
+        self._bot_log_seat: int | None = None
         translate_bindings(self)
 
     # -- to be drawn by subclasses --------------------------------------------------------------
@@ -118,14 +161,67 @@ class GameScreen(Screen[None]):
         self.app.save_session(self.session)
 
     def game_over(self) -> None:
-        """Show the final standings."""
-        out = self.session.match.state.outcome()
-        names = ", ".join(out.winners)
-        if out.is_tie:
-            text = _("Game over. Tie for first place: {names}").format(names=names)
-        else:
-            text = _("Game over. Winner: {names}").format(names=names)
-        self.say(text + "  " + _("(n: new game, q: quit)"))
+        """Sum up the game (ranking, sections, earlier games), start its review, show the end's keys."""
+        if self.summary is None:
+            match = self.session.match
+            history = self.app.history(match.rules.id, match.game_id)
+            self.summary = game_summary(match.state, history)
+            if reviewable(match.rules):
+                self.review_note = _("Reviewing your play…")
+                self.review_game()
+            self.refresh_bindings()
+        head = summary_lines(self.summary)[0]
+        keys = _("(v: review, n: new game, q: quit)") if self.review_note else _("(n: new game, q: quit)")
+        self.say(head + "  " + keys)
+
+    def summary_text(self) -> str:
+        """The end of the game in lines: ranking and sections, earlier games, and the review's verdict."""
+        if self.summary is None:
+            return ""
+        lines = summary_lines(self.summary)[2:]
+        if self.review is not None:
+            lines += ["", *review_lines(self.review)]
+        elif self.review_note:
+            lines += ["", self.review_note]
+        return "\n".join(lines)
+
+    @work(thread=True, exclusive=True, group="review")
+    def review_game(self) -> None:
+        """Review the finished game with the exact solver, off the event loop."""
+        worker = get_current_worker()
+        try:
+            result: Review | None = review(self.session.match.log)
+            note = ""
+        except PaschError as exc:
+            result, note = None, _("No review: {reason}").format(reason=exc)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._reviewed, result, note)
+
+    def _reviewed(self, result: Review | None, note: str) -> None:
+        self.review = result
+        self.review_note = note or self.review_note
+        self.refresh_bindings()
+        self.refresh_view()
+
+    def action_review(self) -> None:
+        """Open the move-by-move review of the finished game."""
+        if not self.session.match.finished:
+            return
+        if self.review is None:
+            self.say(self.review_note or _("No review for this game."), error=not self.review_note)
+            return
+        self.app.push_screen(ReviewScreen(self.review))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once the game is over, only the keys of the end show and work."""
+        finished = self.session.match.finished
+        if action in self.PLAY_ACTIONS:
+            return not finished
+        if action == "review":
+            return finished and (self.review is not None or bool(self.review_note))
+        if action == "new_game":
+            return finished
+        return True
 
     def run_bots(self) -> None:
         """Let the bots to move play, one visible step at a time."""
@@ -145,12 +241,20 @@ class GameScreen(Screen[None]):
             return False
         name = self.session.match.seats[turn.seat].name
         self.session.act(action)
-        self.message, self.message_error = self.describe_step(turn.state, self.session.match.state, name, action), False
+        said = self.describe_step(turn.state, self.session.match.state, name, action)
+        self.message, self.message_error = said, False
+        if self._bot_log_seat != turn.seat or self.starts_turn(action):
+            self.bot_log, self._bot_log_seat = [], turn.seat
+        self.bot_log.append(said)
         if self.turn_done(action) or self.session.match.finished:
             self.app_save()
         self.bot_moved(turn.state, action)
         self.refresh_view()
         return True
+
+    def starts_turn(self, action: Action) -> bool:
+        """Whether ``action`` (a bot's) begins a new turn: the log of the last bot turn starts over."""
+        return isinstance(action, Roll)
 
     def turn_done(self, action: Action) -> bool:
         """Whether ``action`` (just played) finished a turn: the moment the game is saved."""
@@ -167,6 +271,10 @@ class GameScreen(Screen[None]):
         """Stop a pending bot move (before an undo takes back the human's last box)."""
         self.workers.cancel_group(self, "bots")
 
+    def action_rules(self) -> None:
+        """Show the rules card of the game's rule set."""
+        self.app.push_screen(RulesScreen(self.session.match.rules))
+
     def action_help(self) -> None:
         """Show the keys."""
         self.app.push_screen(HelpScreen(keeper=self.session.match.keeper, game=self.help_topic))
@@ -175,7 +283,10 @@ class GameScreen(Screen[None]):
     """Which keys the help screen lists (``sheet`` or ``knaster``)."""
 
     def action_undo(self) -> None:
-        """Take back the human's last step (see :mod:`pasch.tui._session`)."""
+        """Take back the human's last step (see :mod:`pasch.tui._session`); a finished game stays finished."""
+        if self.session.match.finished:
+            self.say(_("The game is over: it cannot be undone."), error=True)
+            return
         self.stop_bots()
         if self.session.undo():
             self.say(_("Undone."))
@@ -201,17 +312,25 @@ class SheetGameScreen(GameScreen):
     """Dice, score sheet, turn and bonus info, hints."""
 
     DEFAULT_CSS = """
-    SheetGameScreen #main { height: 1fr; }
-    SheetGameScreen #left { width: 1fr; min-width: 40; padding: 0 1; }
-    SheetGameScreen #sheet { width: auto; max-width: 100%; height: 1fr; }
+    SheetGameScreen #main { height: 1fr; align-horizontal: center; }
+    SheetGameScreen #left { width: 1fr; min-width: 36; max-width: 84; height: 1fr; padding: 0 1; }
+    SheetGameScreen #sheet { width: auto; height: 1fr; }
+    SheetGameScreen #sheet > .datatable--fixed { background: $surface; }
     SheetGameScreen #turn { height: auto; margin: 0 0 1 0; }
     SheetGameScreen #message { height: auto; min-height: 1; margin: 1 0 0 0; }
     SheetGameScreen #message.error { color: $error; }
     SheetGameScreen #bonus { height: auto; color: $text-muted; }
     SheetGameScreen #legend { height: auto; color: $text-muted; }
+    SheetGameScreen #botlog { height: auto; color: $text-muted; display: none; }
+    SheetGameScreen #botlog.shown { display: block; }
     SheetGameScreen #hints { height: auto; border: round $accent; display: none; padding: 0 1; }
     SheetGameScreen #hints.shown { display: block; }
+    SheetGameScreen #summary { height: auto; border: round $success; display: none; padding: 0 1; }
+    SheetGameScreen #summary.shown { display: block; }
     """
+
+    LEFT_MIN = 38
+    """Columns the dice and the status keep beside a wide sheet (the sheet scrolls sideways instead)."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("space,r", "throw", N_("throw")),
@@ -229,6 +348,8 @@ class SheetGameScreen(GameScreen):
         Binding("a", "announce", N_("announce")),
         Binding("escape", "cancel", "", show=False),
         Binding("h", "hints", N_("hints")),
+        Binding("b", "apply_hint", N_("play hint")),
+        Binding("m", "more_hints", "", show=False),
         Binding("u", "undo", N_("undo")),
     ]
 
@@ -237,30 +358,36 @@ class SheetGameScreen(GameScreen):
         self.selected: tuple[int, int] | None = None
         self.announcing = False
         self.hints_shown = False
+        self.hints_all = False
         self.hints: Hints | None = None
         self._hints_for: State | None = None
         self.model: SheetModel | None = None
         self._sheet_cache = LayoutCache()
         self._sheet: tuple[State, SheetLayout] | None = None
-        self._layout: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        self._layout: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
         self._cells: list[list[Text]] = []
         self._texts: dict[str, str] = {}
+        self._pressed = False
+        self._headers: list[Text] = []
 
     def compose(self) -> ComposeResult:
         """Header, dice and info on the left, the sheet on the right, key footer."""
         yield Header()
         with Horizontal(id="main"):
-            with Vertical(id="left"):
+            with VerticalScroll(id="left"):
                 yield Static(id="turn")
                 yield from self.compose_dice()
                 yield Static(id="message")
                 yield Static(id="bonus")
                 yield Static(id="legend")
+                yield Static(id="botlog")
+                yield Static(id="summary")
                 with Vertical(id="hints"):
                     yield ProgressBar(id="hint-progress", show_eta=False)
                     yield Static(id="hint-table")
             table: DataTable[Text] = DataTable(id="sheet", cursor_type="cell", zebra_stripes=False)
             table.can_focus = False
+            table.fixed_columns = 1  # the box names stay in view when the sheet scrolls sideways
             yield table
         yield Footer()
 
@@ -272,7 +399,17 @@ class SheetGameScreen(GameScreen):
         """Title, then the shared start."""
         self.title = "pasch"
         self.sub_title = self.session.match.rules.name
+        self._fit(self.size.width)
         super().on_mount()
+
+    def on_resize(self, event: Resize) -> None:
+        """Keep room for the dice beside the sheet; the sheet scrolls sideways when it is wider."""
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        if width > 0:
+            self.query_one("#sheet", DataTable).styles.max_width = max(24, width - self.LEFT_MIN)
+            self.query_one(Footer).compact = width < 120
 
     # -- queries --------------------------------------------------------------------------------
     @property
@@ -316,11 +453,16 @@ class SheetGameScreen(GameScreen):
         if self.selected not in choices:
             self.selected = self._default_choice(choices)
         self.draw_dice()
+        self.advise_dice()
         self.set_text("#turn", self.turn_text())
         self.set_text("#message", self.message)
         self.query_one("#message", Static).set_class(self.message_error, "error")
-        self.set_text("#bonus", self.standings_text() if st.is_terminal else self.bonus_text())
+        self.set_text("#bonus", "" if st.is_terminal else self.bonus_text())
+        self.set_text("#summary", self.summary_text())
+        self.query_one("#summary", Static).set_class(self.summary is not None, "shown")
         self.set_text("#legend", column_legend(st.rules))
+        self.set_text("#botlog", self.bot_log_text())
+        self.query_one("#botlog", Static).set_class(bool(self.bot_log) and not st.is_terminal, "shown")
         self.model = sheet_model(self.sheet())
         self.draw_sheet(self.model)
         self.update_hints()
@@ -335,6 +477,18 @@ class SheetGameScreen(GameScreen):
         """Draw the dice and the holds."""
         self.query_one("#dice", DiceBar).show(self.session.faces, self.session.holds)
 
+    def current_hints(self) -> Hints | None:
+        """The hints shown for the position on the board (None while hidden, computing or stale)."""
+        if not self.hints_shown or self.hints is None or self._hints_for is not self.session.match.state:
+            return None
+        return self.hints
+
+    def advise_dice(self) -> None:
+        """Outline the dice the shown hint says to keep."""
+        hints = self.current_hints()
+        for bar in self.query(DiceBar):  # the score keeper has no dice on screen
+            bar.advise(hints.keep if hints else None, self.session.faces)
+
     def _default_choice(self, choices: list[tuple[int, int]]) -> tuple[int, int] | None:
         if not choices:
             return None
@@ -347,6 +501,13 @@ class SheetGameScreen(GameScreen):
                     return (c, int(st.announced))
         opts = {(c, o.index): o.total for c, o in st.score_options()}
         return max(choices, key=lambda ch: (opts.get(ch, 0), -ch[0], -ch[1]))
+
+    def bot_log_text(self) -> str:
+        """The last bot turn, step by step: ``Last turn of Bob: Bob throws. · Bob: keep 3 3 · ...``."""
+        if not self.bot_log or self._bot_log_seat is None:
+            return ""
+        name = self.session.match.seats[self._bot_log_seat].name
+        return _("Last turn of {name}:").format(name=name) + "\n" + "\n".join("  " + s for s in self.bot_log)
 
     def turn_text(self) -> str:
         """Whose turn, the round, throws left, sharp and announcement."""
@@ -373,18 +534,23 @@ class SheetGameScreen(GameScreen):
         return " · ".join(parts)
 
     def bonus_text(self) -> str:
-        """Upper-bonus progress of the player to act, per column."""
+        """Upper-bonus progress of the player to act (per column, shortly, in multi-column games)."""
         layout = self.sheet()
         if layout.current is None:
             return ""
-        n_cols = layout.n_columns
+        cols = layout.player_columns(layout.current)
+        if len(cols) == 1:
+            text = bonus_progress(cols[0].progress)
+            return "" if text is None else _("Upper bonus: {progress}").format(progress=text)
         parts = []
-        for col in layout.player_columns(layout.current):
-            text = bonus_progress(col.progress)
-            if text is None:
+        for col in cols:
+            p = col.progress
+            if p is None:
                 return ""
-            parts.append(f"{col.column + 1}: {text}" if n_cols > 1 else text)
-        return _("Upper bonus: {progress}").format(progress=" · ".join(parts))
+            state = "✓" if p.earned else "–" if not p.reachable else str(p.need)
+            parts.append(f"{col.column + 1}{ORDER_MARK[col.order]} {state}")
+        amount = cols[0].progress.amount if cols[0].progress else 0
+        return _("Upper bonus +{bonus}, points to go: {progress}").format(bonus=amount, progress=" · ".join(parts))
 
     def standings_text(self) -> str:
         """Final standings, best first."""
@@ -394,24 +560,45 @@ class SheetGameScreen(GameScreen):
     def draw_sheet(self, model: SheetModel) -> None:
         """Fill the sheet table from the model (only changed cells once the layout stands)."""
         table: DataTable[Text] = self.query_one("#sheet", DataTable)
-        layout = (model.headers, tuple(r.label for r in model.rows))
+        bare = tuple(n.removeprefix("▶") for n in (model.names or model.headers))
+        # The player to act changes every turn: that restyles the headers; it does not rebuild the table.
+        layout = (bare, model.marks, tuple(r.label for r in model.rows))
         cells = [[self._label_text(row), *(self._cell_text(c) for c in row.cells)] for row in model.rows]
+        star = self._hint_coordinate()
+        if star is not None:
+            cells[star.row][star.column] = Text.assemble(("★", "bold green"), cells[star.row][star.column])
+        two_rows = any(model.marks)
+
+        def header(k: int) -> Text:
+            current = model.columns[k][0] == model.current
+            text = (("▶" if current else " ") + bare[k]) if bare[k] else ""  # same width either way
+            label = f"{text}\n{model.marks[k]}" if two_rows else text
+            return Text(label, style="bold reverse" if current else "bold", justify="right")
+
+        headers = [header(k) for k in range(len(bare))]
         if layout != self._layout:
             table.clear(columns=True)
+            table.header_height = 2 if two_rows else 1
             table.add_column("", key="label")
-            for k, header in enumerate(model.headers):
-                p, _c = model.columns[k]
-                style = "bold reverse" if p == model.current else "bold"
-                table.add_column(Text(header, style=style, justify="right"), key=f"v{k}")
+            for k, label in enumerate(headers):
+                table.add_column(label, key=f"v{k}")
             for k, row_cells in enumerate(cells):
                 table.add_row(*row_cells, key=f"r{k}")
             self._layout = layout
+            # the table's width is its content's: lay the screen out again once the new columns are measured
+            self.call_after_refresh(table.refresh, layout=True)
         else:
             for k, row_cells in enumerate(cells):
                 old = self._cells[k]
                 for j, cell in enumerate(row_cells):
-                    if cell != old[j]:
-                        table.update_cell_at(Coordinate(k, j), cell)
+                    if not _same_text(cell, old[j]):
+                        table.update_cell_at(Coordinate(k, j), cell, update_width=True)
+            if headers != self._headers:
+                for k, label in enumerate(headers):
+                    table.columns[ColumnKey(f"v{k}")].label = label
+                table._clear_caches()  # the header lines are cached; a label changed in place needs a redraw
+                table.refresh()
+        self._headers = headers
         self._cells = cells
         self._sync_cursor()
 
@@ -429,6 +616,13 @@ class SheetGameScreen(GameScreen):
         if model is None or model.current is None:
             return None
         return Coordinate(model.row_of_box(choice[1]), 1 + model.value_column(model.current, choice[0]))
+
+    def _hint_coordinate(self) -> Coordinate | None:
+        """The sheet cell of the box the shown hint enters the dice in."""
+        hints = self.current_hints()
+        if hints is None or hints.score is None:
+            return None
+        return self._cell_of(hints.score)
 
     def _sync_cursor(self) -> None:
         table: DataTable[Text] = self.query_one("#sheet", DataTable)
@@ -460,7 +654,7 @@ class SheetGameScreen(GameScreen):
     def update_hints(self) -> None:
         """Show the hints panel and (re)compute it in a worker when the position changed."""
         panel = self.query_one("#hints", Vertical)
-        panel.set_class(self.hints_shown, "shown")
+        panel.set_class(self.hints_shown and not self.session.match.finished, "shown")
         if not self.hints_shown:
             return
         st = self.state
@@ -474,6 +668,7 @@ class SheetGameScreen(GameScreen):
         self.hints = None
         bar = self.query_one("#hint-progress", ProgressBar)
         bar.update(total=None, progress=0)
+        bar.display = True
         self.query_one("#hint-table", Static).update(_("Computing hints…"))
         self.compute_hints(st)
 
@@ -497,24 +692,31 @@ class SheetGameScreen(GameScreen):
         if state is not self.session.match.state:
             return
         self.hints = hints
-        bar = self.query_one("#hint-progress", ProgressBar)
-        bar.update(total=max(1, len(hints.rows)), progress=max(1, len(hints.rows)))
-        head = _("expected total") if hints.exact else _("points now")
-        lines = [f"{_('option'):<28} {head:>14}"]
-        for row in hints.rows[:12]:
-            mark = " ★" if row.best else ""
-            value = "" if row.value is None else f"{row.value:.2f}" if hints.exact else f"{row.value:.0f}"
-            lines.append(f"{row.label:<28} {value:>14}{mark}")
+        self.query_one("#hint-progress", ProgressBar).display = False  # the list needs the line more
+        if hints.score is not None and hints.score in self.choices() and not self.announcing:
+            self.selected = hints.score  # the cursor on the best box: Enter takes the hint
+        self.draw_hint_table()
+        self.refresh_view()
+
+    def draw_hint_table(self) -> None:
+        """The hint list: the best five (all after ``m``), the suggestion and what the values are."""
+        hints = self.hints
+        if hints is None:
+            return
+        lines = hints.lines(None if self.hints_all else 5)
+        if hints.suggestion and not hints.exact:
+            lines.insert(0, _("Suggested (strongest bot): {action}").format(action=hints.suggestion))
         if hints.note:
             lines.append(hints.note)
+        lines.append(_("b: play the hint"))
         self.query_one("#hint-table", Static).update(Text("\n".join(lines)))
 
     # -- actions --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide keys that do not apply to this game."""
-        if action == "announce":
-            return any(o is Order.ANNOUNCED for o in self.session.match.rules.columns)
-        return True
+        """Hide keys that do not apply to this game (or no longer, once it is over)."""
+        if action == "announce" and not any(o is Order.ANNOUNCED for o in self.session.match.rules.columns):
+            return False
+        return super().check_action(action, parameters)
 
     def action_throw(self) -> None:
         """Throw (first throw, or re-throw the dice not held)."""
@@ -627,6 +829,42 @@ class SheetGameScreen(GameScreen):
         self._hints_for = None
         self.refresh_view()
 
+    def action_more_hints(self) -> None:
+        """Show every option in the hint list, or the best five again."""
+        self.hints_all = not self.hints_all
+        self.draw_hint_table()
+
+    def action_apply_hint(self) -> None:
+        """Play the hint: keep the advised dice and throw, or enter the dice in the advised box."""
+        if not self._human_only():
+            return
+        hints = self.current_hints()
+        if hints is None or hints.suggested is None:
+            if not self.hints_shown:
+                self.action_hints()
+            self.say(_("The hint is being computed; press b again when it shows."), error=True)
+            return
+        action = hints.suggested
+        if isinstance(action, Score) and hints.score is not None:
+            self.selected = hints.score
+            self.announcing = False
+            self.action_score()
+        elif isinstance(action, Roll):
+            self.action_throw()
+        elif isinstance(action, Keep):
+            self.announcing = False
+            self.selected = None
+            if self.attempt(self.session.act, action):
+                self.message = ""
+                if self.state.must_announce():
+                    self.announcing = True
+                self.after_change(scored=False)
+        elif self.attempt(self.session.act, action):
+            self.announcing = False
+            self.selected = None
+            self.message = ""
+            self.after_change(scored=False)
+
     def action_undo(self) -> None:
         """Undo, then leave announcing mode."""
         self.announcing = False
@@ -647,8 +885,55 @@ class SheetGameScreen(GameScreen):
         ch = (c, row.box)
         return ch if ch in self.choices() else None
 
+    def on_mouse_down(self, event: MouseDown) -> None:
+        """Note a press of the mouse: only a click on a box's name (not a redraw of the table) enters dice."""
+        self._pressed = True
+
+    def on_key(self, event: Key) -> None:
+        """A letter that is no key of the game jumps to the next box whose name starts with it."""
+        char = event.character
+        if not char or not char.isalpha() or len(char) != 1 or event.key in self._bindings.key_to_bindings:
+            return
+        if self.jump_to_initial(char):
+            event.stop()
+
+    def jump_to_initial(self, letter: str) -> bool:
+        """Move the cursor to the next legal box (of the cursor's column) whose name starts with ``letter``."""
+        if not self.human_turn or self.selected is None:
+            return False
+        rules = self.session.match.rules
+        col = self.selected[0]
+        same = [ch for ch in self.choices() if ch[0] == col]
+        hits = [ch for ch in same if box_name(rules, ch[1]).lower().startswith(letter.lower())]
+        if not hits:
+            return False
+        after = [ch for ch in hits if ch[1] > self.selected[1]]
+        self.selected = (after or hits)[0]
+        self.refresh_view()
+        return True
+
+    def _label_choice(self, row: int) -> tuple[int, int] | None:
+        """The legal box of a sheet row's name, in the cursor's column (else the first column that takes it)."""
+        model = self.model
+        if model is None or model.current is None or row >= len(model.rows) or model.rows[row].box is None:
+            return None
+        box = model.rows[row].box
+        choices = [ch for ch in self.choices() if ch[1] == box]
+        if not choices:
+            return None
+        col = self.selected[0] if self.selected is not None else None
+        return next((ch for ch in choices if ch[0] == col), choices[0])
+
     def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
-        """A click (or our own cursor move) on a cell: select it if the dice may go there."""
+        """A click (or our own cursor move) on a cell: select it if the dice may go there; a click on a
+        box's name enters the dice there."""
+        clicked, self._pressed = self._pressed, False
+        if event.coordinate.column == 0 and clicked and self.human_turn:
+            label = self._label_choice(event.coordinate.row)
+            if label is not None:
+                self.selected = label
+                self.action_score()
+                return
         ch = self._choice_at(event.coordinate)
         if ch is None:
             self._sync_cursor()

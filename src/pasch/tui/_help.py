@@ -28,6 +28,8 @@ def help_text(keeper: bool = False, game: str = "sheet") -> str:
             _("Enter     write the number into the cell, or circle it there (or click twice)"),
             _("p         pass (only when you can neither write nor circle)"),
             _("h         show or hide the hint (the Knaster bot's choice)"),
+            _("g         play the hint"),
+            _("i         the rules of this game"),
             _("u         undo your last step until the next number is thrown"),
             _("?         this help     q  save and quit"),
             "",
@@ -46,6 +48,7 @@ def help_text(keeper: bool = False, game: str = "sheet") -> str:
             _("Enter     (empty line) enter the dice in the chosen box"),
             _("Ctrl+Z    undo the last entry"),
             _("F2        best box for these dice"),
+            _("F3        review of the finished game     F4  rules"),
             _("F1        this help     Ctrl+Q  save and quit"),
         ]
     else:
@@ -59,6 +62,10 @@ def help_text(keeper: bool = False, game: str = "sheet") -> str:
             _("Enter     enter the dice in the chosen box (or click twice)"),
             _("a         announce a box (kniffel-4, after the first throw)"),
             _("h         show or hide hints"),
+            _("          the dice to keep are outlined, ★ marks the best box"),
+            _("b         play the hint     m  all options / best five"),
+            _("a letter  jump to the next box of that initial (c: Chance)"),
+            _("i         the rules of this game     v  review (after the end)"),
             _("u         undo: holds; a box until the next player throws"),
             _("?         this help     q  save and quit"),
             "",

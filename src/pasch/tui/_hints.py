@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pasch.app import AdviceOption, advise
-from pasch.engine import Action, Announce, Keep, Score, State
-from pasch.i18n import _, box_name
+from pasch.engine import Action, Announce, GameState, Keep, Score, State
+from pasch.i18n import _, box_name, ngettext
 from pasch.rules import RuleSet
 
-__all__ = ["HintRow", "Hints", "compute_hints", "hint_label"]
+__all__ = ["HintRow", "Hints", "compute_hints", "hint_label", "signed"]
 
 Progress = Callable[[int, int], None]
 
@@ -31,12 +31,15 @@ class HintRow:
         value: the expected final score (exact hints), or what a box pays now; None for a suggestion that
             enters nothing (``keep 3 3`` suggested by the bot).
         best: the best option (exact hints), or the bot's choice.
+        delta: the value minus the best option's (0 for the best, negative for the others); None where the
+            advice has no comparable values.
     """
 
     action: str
     label: str
     value: float | None
     best: bool = False
+    delta: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +51,57 @@ class Hints:
         exact: whether the values are the solver's expected final scores.
         note: one line saying what the values are.
         suggestion: the suggested action in words (empty when there is none).
+        suggested: the suggested action (what the apply-hint key plays).
+        keep: the dice to keep when the suggestion is to throw again, else None.
+        score: the (column, box) the suggestion enters the dice in (0-based column), else None.
     """
 
     rows: tuple[HintRow, ...]
     exact: bool
     note: str = ""
     suggestion: str = ""
+    suggested: Action | None = None
+    keep: tuple[int, ...] | None = None
+    score: tuple[int, int] | None = None
+
+    def lines(self, limit: int | None = 5) -> list[str]:
+        """The list as text lines: the best option with its value, the others as ``−1.9`` against it.
+
+        Args:
+            limit: show the best ``limit`` options (None: all); a last line says how many more there are.
+        """
+        rows = self.rows if limit is None else self.rows[:limit]
+        width = max([24, *(len(r.label) for r in rows)])
+        if self.exact:
+            lines = [f"{_('option'):<{width}}  {_('expected total'):>14}"]
+        else:
+            lines = [f"{_('option'):<{width}}  {_('points now'):>14}"]
+        for row in rows:
+            mark = "★" if row.best else " "
+            lines.append(f"{mark} {row.label:<{width - 2}}  {_value_text(row, self.exact):>14}")
+        if limit is not None and len(self.rows) > limit:
+            more = len(self.rows) - limit
+            lines.append(ngettext("… {n} more (m: all)", "… {n} more (m: all)", more).format(n=more))
+        return lines
+
+
+def _value_text(row: HintRow, exact: bool) -> str:
+    """The best option's expected total; the others' distance to it (``−1.9 vs best``)."""
+    if row.value is None:
+        return _("bot's choice") if row.best else ""
+    if not exact:
+        return f"{row.value:.0f}"
+    if row.best or row.delta is None:
+        return f"{row.value:.1f}"
+    return _("{delta} vs best").format(delta=signed(row.delta))
+
+
+def signed(x: float, digits: int = 1) -> str:
+    """``+1.5``, ``−1.9`` (a true minus sign) or ``±0.0``."""
+    text = f"{abs(x):.{digits}f}"
+    if text.strip("0.") == "":
+        return "±" + text
+    return ("+" if x > 0 else "−") + text
 
 
 def hint_label(rules: RuleSet, action: Action) -> str:
@@ -72,7 +120,7 @@ def hint_label(rules: RuleSet, action: Action) -> str:
 
 def _row(rules: RuleSet, option: AdviceOption, exact: bool) -> HintRow:
     value = option.value if exact else (None if option.points is None else float(option.points))
-    return HintRow(str(option.action), hint_label(rules, option.action), value, option.best)
+    return HintRow(str(option.action), hint_label(rules, option.action), value, option.best, option.delta)
 
 
 def compute_hints(state: State, progress: Progress | None = None) -> Hints:
@@ -88,5 +136,9 @@ def compute_hints(state: State, progress: Progress | None = None) -> Hints:
         note = _("Expected final score of this sheet with optimal play from here.")
     else:
         note = _("No exact values for this game: ★ is the strongest bot's choice; points are what each box pays now.")
-    suggestion = hint_label(rules, advice.suggestion) if advice.suggestion is not None else ""
-    return Hints(rows, advice.exact, note, suggestion)
+    suggested = advice.suggestion
+    suggestion = hint_label(rules, suggested) if suggested is not None else ""
+    score: tuple[int, int] | None = None
+    if isinstance(suggested, Score) and isinstance(state, GameState):
+        score = ((suggested.column or 1) - 1, rules.category_index(suggested.category))
+    return Hints(rows, advice.exact, note, suggestion, suggested, advice.keep, score)

@@ -17,7 +17,7 @@ from textual.widgets import Checkbox, Input, Static
 from pasch.engine import Action, Enter, Score, State
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.i18n import N_, _, box_name
-from pasch.tui._game import SheetGameScreen
+from pasch.tui._game import GameScreen, SheetGameScreen
 from pasch.tui._session import Session
 
 __all__ = ["KeeperScreen", "parse_keeper_line"]
@@ -91,7 +91,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
     """Sheet and totals of a table playing with real dice."""
 
     DEFAULT_CSS = """
-    KeeperScreen #dice-input { width: 60; }
+    KeeperScreen #dice-input { width: 100%; max-width: 60; }
     KeeperScreen #dice-shown { height: auto; margin: 1 0 0 0; text-style: bold; }
     """
 
@@ -104,6 +104,8 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         Binding("f1", "help", N_("help")),
         Binding("f2", "hints", N_("best box")),
         Binding("ctrl+q", "quit_game", N_("save & quit")),
+        Binding("f3", "review", N_("review"), show=False),
+        Binding("f4", "rules", N_("rules")),
     ]
 
     def compose_dice(self) -> ComposeResult:
@@ -122,7 +124,9 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         """Show the dice entered this turn."""
         st = self.state
         shown = self.query_one("#dice-shown", Static)
-        if st.dice is None:
+        if st.is_terminal:
+            shown.update("")
+        elif st.dice is None:
             shown.update(_("Enter the dice of {name}'s turn.").format(name=self.session.match.seat.name))
         else:
             sharp = "  " + _("(sharp)") if st.sharp else ""
@@ -132,11 +136,18 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
             shown.update(Text(text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Every key applies."""
-        return True
+        """Every key applies while the game lasts; the end shows its own keys."""
+        return GameScreen.check_action(self, action, parameters)
+
+    def game_over(self) -> None:
+        """Sum up the game; the dice field has nothing more to take."""
+        super().game_over()
+        self.query_one("#dice-input", Input).disabled = True
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter the typed dice (and box); an empty line enters the dice in the chosen box."""
+        if self.session.match.finished:
+            return
         text = event.value.strip()
         if not text:
             if self.state.dice is not None and self.selected is not None:
@@ -153,7 +164,8 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
             for a in actions:  # try the whole line first: a refused box leaves the dice unentered too
                 trial = trial.apply(a)
         except PaschError as exc:
-            self.say(_("Not allowed: {reason}").format(reason=exc), error=True)
+            event.input.value = ""  # a fresh line for the next try; the message quotes this one
+            self.say(_("Not allowed: {reason} (you typed {text!r})").format(reason=exc, text=text), error=True)
             return
         for a in actions:
             self.session.act(a)

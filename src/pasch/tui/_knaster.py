@@ -24,6 +24,7 @@ from pasch.i18n import N_, _, ngettext
 from pasch.tui._game import GameScreen
 from pasch.tui._grid import GridCell, GridMarks, GridView, combination_name, grid_text, line_label, line_value
 from pasch.tui._session import Session
+from pasch.tui._summary import summary_lines
 from pasch.tui._widgets import DiceBar
 
 __all__ = ["KnasterGameScreen", "knaster_hint"]
@@ -61,6 +62,7 @@ class KnasterGameScreen(GameScreen):
     DEFAULT_CSS = """
     KnasterGameScreen #top { height: auto; padding: 0 1; }
     KnasterGameScreen #throw { width: auto; height: auto; }
+    KnasterGameScreen #dice { width: auto; }
     KnasterGameScreen #throw.stale { opacity: 50%; }
     KnasterGameScreen #sum-box { width: 12; height: 5; border: round $accent; align: center middle; }
     KnasterGameScreen #sum { width: auto; }
@@ -91,6 +93,7 @@ class KnasterGameScreen(GameScreen):
         *(Binding(chr(ord("a") + c), f"column({c})", "", show=False) for c in range(SIZE)),
         *(Binding(str(r + 1), f"row({r})", "", show=False) for r in range(SIZE)),
         Binding("h", "hints", N_("hints")),
+        Binding("g", "apply_hint", N_("play hint")),
         Binding("u", "undo", N_("undo")),
     ]
 
@@ -146,7 +149,7 @@ class KnasterGameScreen(GameScreen):
 
     def _fit_board(self, width: int) -> None:
         n = len(self.state.players)
-        per_row = max(1, min(n, (max(width, 40) - 2) // 39))
+        per_row = max(1, min(n, (max(width, 40) - 4) // 39))  # padding and the scroll bar
         self.query_one("#board", Container).styles.grid_size_columns = per_row
 
     # -- queries --------------------------------------------------------------------------------
@@ -294,9 +297,11 @@ class KnasterGameScreen(GameScreen):
         st = self.state
         out = st.outcome()
         if st.is_terminal:
-            return "\n".join(
-                _("{rank}. {name}  {total}").format(rank=r, name=n, total=t) for r, n, t in out.standings()
-            )
+            lines = [_("{rank}. {name}  {total}").format(rank=r, name=n, total=t) for r, n, t in out.standings()]
+            if self.summary is not None:  # each player's earlier games
+                words = summary_lines(self.summary)
+                lines += words[len(words) - len(self.summary.players) :]
+            return "\n".join(lines)
         return _("Scores: {scores}").format(
             scores=" · ".join(f"{n} {t}" for n, t in zip(st.players, out.totals, strict=True))
         )
@@ -377,7 +382,11 @@ class KnasterGameScreen(GameScreen):
             text = _("Hint: throw the dice.")
         else:
             action = self.hint_for(st)
-            text = _("Hint (Knaster bot): {action}").format(action=self.action_words(action)) if action else ""
+            text = (
+                _("Hint (Knaster bot): {action}").format(action=self.action_words(action)) + "  " + _("(g: play it)")
+                if action
+                else ""
+            )
         panel.update(text)
 
     @staticmethod
@@ -465,6 +474,20 @@ class KnasterGameScreen(GameScreen):
         """Show or hide the hint."""
         self.hints_shown = not self.hints_shown
         self.refresh_view()
+
+    def action_apply_hint(self) -> None:
+        """Play the hint (the Knaster bot's choice): throw, write, circle or pass."""
+        if not self._human_only():
+            return
+        st = self.state
+        if st.number is None:
+            self._step(Roll())
+            return
+        action = self.hint_for(st)
+        if action is None:
+            self.say(_("No hint here."), error=True)
+            return
+        self._step(action)
 
     def action_undo(self) -> None:
         """Undo, then show the restored position."""

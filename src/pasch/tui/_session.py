@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -60,15 +61,16 @@ class Session:
         seed: int | None = None,
         rng: np.random.Generator | None = None,
         keeper: bool = False,
+        meta: dict[str, Any] | None = None,
     ) -> Session:
-        """A new game (see :meth:`pasch.app.Match.new`).
+        """A new game (see :meth:`pasch.app.Match.new`; ``meta`` goes into the log).
 
         Raises:
             RuleSetError: bad rule text.
             IllegalActionError: wrong number of players or bad names.
             ValueError: a bot seat whose bot does not play this game.
         """
-        return cls(Match.new(rules, seats, seed=seed, rng=rng, keeper=keeper))
+        return cls(Match.new(rules, seats, seed=seed, rng=rng, keeper=keeper, meta=meta))
 
     @classmethod
     def from_log(

@@ -19,7 +19,8 @@ from pasch.tui._common import GameHost, translate_bindings
 
 __all__ = ["SetupChoice", "SetupScreen"]
 
-MAX_PLAYERS = 8
+MAX_PLAYERS = 20
+"""The most seats the screen offers; a rule set's own maximum (``RuleSet.max_players``) limits it further."""
 
 
 class SetupChoice:
@@ -153,7 +154,11 @@ class SetupScreen(Screen[SetupChoice]):
         """Add or remove a player, or start."""
         if event.button.id == "add-player":
             n = len(self.query(".player"))
-            if n < MAX_PLAYERS:
+            try:
+                limit = min(MAX_PLAYERS, get(self.read_rules()).max_players)
+            except (ValueError, KeyError):  # bad modifiers are reported on Start
+                limit = MAX_PLAYERS
+            if n < limit:
                 await self.query_one("#players", Vertical).mount(
                     self._player_row(n, Seat(_("Player {n}").format(n=n + 1)))
                 )

@@ -23,11 +23,21 @@ __all__ = [
     "bonus_progress",
     "build_sheet",
     "column_legend",
+    "par_text",
     "sheet_model",
     "sheet_text",
+    "short_name",
 ]
 
 ORDER_MARK = {Order.FREE: "", Order.DOWN: "↓", Order.UP: "↑", Order.ANNOUNCED: "!"}
+
+NAME_WIDTH = 9
+"""Longest player name in a sheet's header (longer names end in ``…``), so that 20 players fit a screen."""
+
+
+def short_name(name: str, width: int = NAME_WIDTH) -> str:
+    """``name`` cut to ``width`` characters (the last one ``…`` when cut)."""
+    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +70,10 @@ class SheetModel:
         rows: the rows in drawing order.
         options: the current player's legal entries ``(column, box) -> option`` for the dice shown.
         current: the player to act, or None when the game is over.
+        names: the first header row of each value column: the player's name over the player's first
+            column (shortened to :data:`NAME_WIDTH`), empty over the others.
+        marks: the second header row of multi-column games: the column's number and order mark (``2↑``);
+            empty strings in single-column games.
     """
 
     headers: tuple[str, ...]
@@ -67,6 +81,8 @@ class SheetModel:
     rows: tuple[Row, ...]
     options: Mapping[tuple[int, int], BoxOption]
     current: int | None
+    names: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
 
     def value_column(self, player: int, column: int) -> int:
         """Index of (player, column) among the value columns."""
@@ -107,10 +123,21 @@ def bonus_progress(progress: BonusProgress | None) -> str | None:
     if not progress.reachable:
         return _("bonus out of reach")
     need = progress.need
-    return ngettext("{n} to go for +{bonus}", "{n} to go for +{bonus}", need).format(n=need, bonus=progress.amount)
+    text = ngettext("{n} to go for +{bonus}", "{n} to go for +{bonus}", need).format(n=need, bonus=progress.amount)
+    if progress.upper or progress.vs_par:
+        text += " · " + _("{par} against par").format(par=par_text(progress.vs_par))
+    return text
+
+
+def par_text(vs_par: int) -> str:
+    """Upper points against par as ``+3``, ``−6`` or ``±0`` (a true minus sign)."""
+    if vs_par == 0:
+        return "±0"
+    return f"+{vs_par}" if vs_par > 0 else f"−{-vs_par}"
 
 
 def _bonus_cell(col: ColumnLayout) -> Cell:
+    """The bonus row: the bonus once decided, else the upper section against par (``+3``, ``−6``)."""
     progress = col.progress
     if progress is None or progress.earned:
         return Cell(str(col.bonus), "sum")
@@ -118,7 +145,9 @@ def _bonus_cell(col: ColumnLayout) -> Cell:
         return Cell("0", "sum")
     if not progress.reachable:
         return Cell("–", "sum")
-    return Cell(_("-{n}").format(n=progress.need), "progress")
+    if progress.upper == 0 and progress.vs_par == 0:
+        return Cell("", "sum")  # nothing entered above yet: no par to stand against
+    return Cell(par_text(progress.vs_par), "progress")
 
 
 def _box_cell(layout: SheetLayout, col: ColumnLayout, box: int, show_potential: bool) -> Cell:
@@ -175,14 +204,18 @@ def sheet_model(layout: SheetLayout, show_potential: bool = True) -> SheetModel:
     rules = layout.rules
     multi = rules.n_columns > 1
     headers = []
+    names: list[str] = []
+    marks: list[str] = []
     for col in layout.columns:
         name = layout.players[col.player]
-        if multi:
-            name = f"{name} {col.column + 1}{ORDER_MARK[col.order]}"
-        headers.append(("▶" if col.player == layout.current else "") + name)
+        mark = f"{col.column + 1}{ORDER_MARK[col.order]}" if multi else ""
+        headers.append(("▶" if col.player == layout.current else "") + (f"{name} {mark}" if multi else name))
+        first = col.column == 0
+        names.append(("▶" if col.player == layout.current else "") + short_name(name) if first else "")
+        marks.append(mark)
     rows = tuple(_row(layout, r, show_potential) for r in layout.rows)
     pcs = tuple((c.player, c.column) for c in layout.columns)
-    return SheetModel(tuple(headers), pcs, rows, layout.options, layout.current)
+    return SheetModel(tuple(headers), pcs, rows, layout.options, layout.current, tuple(names), tuple(marks))
 
 
 def sheet_text(model: SheetModel, selected: tuple[int, int] | None = None) -> str:

@@ -1,9 +1,16 @@
-"""Widgets of the game screen: large dice with hold marks."""
+"""Widgets of the game screen: dice with hold marks, large where there is room and compact where not.
+
+A :class:`DiceBar` picks its dice's size from its own width (it fills its container): large dice (pips on a
+3x3 grid, 15 columns each) when all of them fit, compact ones (the face as a digit, 7 columns) otherwise, so
+every die stays visible and clickable from 80 columns up. A die can also be marked ``advised`` (the hint
+says keep it): its border turns to the hint colour.
+"""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.events import Resize
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
@@ -48,6 +55,8 @@ class Die(Static):
         text-style: bold;
     }
     Die.empty { color: $foreground 30%; }
+    Die.advised { border: double $success; }
+    Die.held.advised { border: heavy $success; }
     """
 
     class Clicked(Message):
@@ -62,19 +71,29 @@ class Die(Static):
         self.position = position
         self.face: int | None = None
         self.held = False
+        self.compact = False
         self._drawn = False
         self.border_title = str(position + 1)
 
-    def show(self, face: int | None, held: bool) -> None:
-        """Draw ``face`` (None: not thrown), marked as held or not."""
-        if (face, held) == (self.face, self.held) and self._drawn:
+    def show(self, face: int | None, held: bool, compact: bool | None = None) -> None:
+        """Draw ``face`` (None: not thrown), marked as held or not, large or ``compact`` (None: as before)."""
+        compact = self.compact if compact is None else compact
+        if (face, held, compact) == (self.face, self.held, self.compact) and self._drawn:
             return
         self._drawn = True
-        self.face, self.held = face, held
+        self.face, self.held, self.compact = face, held, compact
         self.set_class(held, "held")
         self.set_class(face is None, "empty")
-        self.border_subtitle = _("HELD") if held else ""
-        self.update(Text("\n".join(die_lines(face))))
+        if compact:
+            self.border_subtitle = "✓" if held else ""
+            self.update(Text("·" if face is None else str(face), style="bold", justify="center"))
+        else:
+            self.border_subtitle = _("HELD") if held else ""
+            self.update(Text("\n".join(die_lines(face))))
+
+    def advise(self, advised: bool) -> None:
+        """Outline the die as one the hint says to keep (or not)."""
+        self.set_class(advised, "advised")
 
     def on_click(self) -> None:
         """Clicking a die toggles its hold."""
@@ -85,12 +104,41 @@ class DiceBar(Widget):
     """A row of dice."""
 
     DEFAULT_CSS = """
-    DiceBar { layout: horizontal; height: 5; width: auto; }
+    DiceBar { layout: horizontal; height: 5; width: 100%; }
+    DiceBar.compact { height: 3; }
+    DiceBar.compact Die { width: 7; height: 3; margin: 0; }
     """
+
+    LARGE = 16
+    """Columns a large die takes, margin included."""
 
     def __init__(self, count: int, id: str | None = None) -> None:
         super().__init__(id=id)
         self.count = count
+        self.compact = False
+
+    def on_resize(self, event: Resize) -> None:
+        """Large dice when all of them fit in the bar's width, compact ones otherwise."""
+        self.set_compact(event.size.width < self.count * self.LARGE)
+
+    def set_compact(self, compact: bool) -> None:
+        """Draw compact (or large) dice from now on."""
+        if compact == self.compact:
+            return
+        self.compact = compact
+        self.set_class(compact, "compact")
+        for die in self.query(Die):
+            die.show(die.face, die.held, compact)
+
+    def advise(self, keep: tuple[int, ...] | None, faces: tuple[int, ...]) -> None:
+        """Outline the dice that the hint says to keep (``keep``: their values; None: no advice)."""
+        want = list(keep or ())
+        for k, die in enumerate(self.query(Die)):
+            face = faces[k] if k < len(faces) else None
+            hit = face is not None and face in want
+            if face is not None and hit:
+                want.remove(face)
+            die.advise(hit)
 
     def compose(self) -> ComposeResult:
         """One :class:`Die` per die."""

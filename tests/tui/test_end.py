@@ -1,0 +1,92 @@
+"""The end of a game: sections, ranking (no winner when solo), earlier games, the review of the play and its
+move-by-move screen, and a finished game that stays finished."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pasch.app import game_summary, review
+from pasch.engine import Score
+from pasch.storage import Repository
+from pasch.tui import PaschApp, Session, parse_seats
+from pasch.tui._game import SheetGameScreen
+from pasch.tui._summary import ReviewScreen
+
+from .conftest import drive, settle
+
+
+def _finished_solo(seed: int, name: str = "Ada") -> Session:
+    """A solo Kniffel game played to its end (first throw, first box the engine lists)."""
+    session = Session.new("kniffel", parse_seats(name), seed=seed)
+    while not session.match.finished:
+        session.throw()
+        session.act(next(a for a in session.match.state.legal_actions() if isinstance(a, Score)))
+    return session
+
+
+def test_solo_end_sums_up_compares_with_history_and_reviews(tmp_path: Any) -> None:
+    earlier = _finished_solo(1)
+    with Repository(directory=tmp_path) as repo:
+        repo.save(earlier.match.log, earlier.match.kinds, None, earlier.match.state)
+    before = earlier.match.state.total(0)
+    session = Session.new("kniffel", parse_seats("Ada"), seed=7)
+    app = PaschApp(session=session, bot_delay=0, data_dir=tmp_path)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, SheetGameScreen)
+        while not session.match.finished:
+            await pilot.press("space", "enter")
+        await settle(app, pilot)
+        total = session.match.state.total(0)
+        assert "Game over. Your total: " + str(total) in screen.message
+        assert "Winner" not in screen.message
+        text = str(screen.query_one("#summary").render())
+        summary = game_summary(session.match.state)
+        me = summary.players[0]
+        row = next(ln for ln in text.splitlines() if ln.strip().startswith("1. Ada"))
+        assert row.split()[2:] == [str(me.upper), str(me.bonus), str(me.lower), str(me.extra), str(total)]
+        assert f"best {before}" in text or f"was {before}" in text  # the earlier game, not this one
+        assert "average" in text
+        # the review, computed in a worker, agrees with pasch.app.review
+        expected = review(session.match.log)
+        assert screen.review is not None and screen.review.lost == expected.lost
+        assert f"lost {expected.lost[0]:.1f}" in text and "luck" in text
+        # a finished game stays finished
+        n = len(session.match.actions)
+        await pilot.press("u")
+        assert session.match.finished and len(session.match.actions) == n
+        assert "over" in screen.message
+        assert not screen.query_one("#hints").has_class("shown")
+        assert screen.check_action("throw", ()) is False and screen.check_action("review", ()) is True
+        # v opens the move-by-move review; Escape closes it
+        await pilot.press("v")
+        assert isinstance(app.screen, ReviewScreen)
+        lines = str(app.screen.query_one("#review-text").render()).splitlines()
+        assert sum(1 for ln in lines if ln.startswith("turn ")) == len(expected.decisions)
+        await pilot.press("escape")
+        assert app.screen is screen
+
+    drive(app, body)
+
+
+def test_several_players_name_the_winner() -> None:
+    session = Session.new("yahtzee", parse_seats("Ada, bot:greedy"), seed=3)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, SheetGameScreen)
+        while not session.match.finished:
+            await pilot.press("space", "enter")
+            await settle(app, pilot)
+        out = session.match.state.outcome()
+        word = "Tie for first place" if out.is_tie else "Winner"
+        assert f"Game over. {word}: " + ", ".join(out.winners) in screen.message
+        text = str(screen.query_one("#summary").render())
+        assert "first game" in text  # no history without saving
+        assert [ln.split()[1] for ln in text.splitlines() if ln[:3].strip().rstrip(".").isdigit()] == [
+            name for _r, name, _t in out.standings()
+        ]
+
+    drive(app, body)

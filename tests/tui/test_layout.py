@@ -1,0 +1,112 @@
+"""Layout at every terminal size: every die is on screen and a click on it reaches it, the status line shows,
+the sheet keeps its place beside the dice and scrolls when it must (20 players included)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable
+
+from pasch.rules import get
+from pasch.tui import PaschApp, Session, parse_seats
+from pasch.tui._widgets import DiceBar, Die
+
+from .conftest import drive
+
+SIZES = [(80, 24), (100, 30), (120, 40), (200, 50)]
+GAMES = [
+    ("kniffel", "Ada"),
+    ("yatzy", "Ada, Bob, Cy"),
+    ("jetsi", "Ada"),
+    ("kniffel-4", "Ada, Bob"),
+    ("knaster", "Ada, Bob, Cy"),
+]
+
+
+def _dice_reachable(app: PaschApp, size: tuple[int, int]) -> None:
+    """Every die lies inside the screen, and the widget under its centre is the die itself."""
+    dice = list(app.screen.query(Die))
+    assert dice
+    for die in dice:
+        region = die.region
+        assert region.width >= 5 and region.height >= 3, (die.id, region)
+        assert region.right <= size[0] and region.bottom <= size[1], (die.id, region, size)
+        x, y = region.x + region.width // 2, region.y + region.height // 2
+        widget, _ = app.screen.get_widget_at(x, y)
+        assert widget is die, (die.id, widget)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize(("rules", "players"), GAMES, ids=[g[0] for g in GAMES])
+def test_every_die_visible_and_clickable(rules: str, players: str, size: tuple[int, int]) -> None:
+    session = Session.new(rules, parse_seats(players), seed=5)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space")
+        await pilot.pause()
+        _dice_reachable(app, size)
+        if rules != "knaster":
+            bar = app.screen.query_one(DiceBar)
+            if size[0] == 80:
+                assert bar.compact  # five large dice need 80 columns of their own
+            if size[0] == 200:
+                assert not bar.compact  # a large screen shows large dice
+            first = app.screen.query_one("#die-1", Die)
+            await pilot.click(first)  # a click holds the die
+            assert session.holds[0]
+            table = app.screen.query_one("#sheet", DataTable)
+            assert table.region.right <= size[0]
+            status = app.screen.query_one("#turn")
+            assert status.region.height >= 1 and status.region.right <= size[0]
+
+    drive(app, body, size=size)
+
+
+def test_twenty_players_lay_out() -> None:
+    """20 players: names shortened in the header, the sheet scrolls sideways, the dice stay clickable."""
+    rules = dataclasses.replace(get("yatzy"), max_players=20)
+    names = ", ".join(f"Player number {k + 1}" for k in range(20))
+    session = Session.new(rules, parse_seats(names), seed=5)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space")
+        await pilot.pause()
+        _dice_reachable(app, (100, 30))
+        table = app.screen.query_one("#sheet", DataTable)
+        assert table.region.right <= 100
+        assert table.virtual_size.width > table.region.width  # scrolls sideways
+        labels = [str(c.label) for c in table.columns.values()]
+        assert "▶Player n…" in labels and all(len(label) <= 10 for label in labels)
+        table.scroll_x = table.max_scroll_x  # the last players' columns: the box names stay in view
+        await pilot.pause()
+        assert table.scroll_x > 0
+        svg = app.export_screenshot()
+        assert "Ones" in svg and "Chance" in svg and "Player&#160;n…" in svg
+
+    drive(app, body, size=(100, 30))
+
+
+def test_a_filled_box_loses_the_style_of_a_choice() -> None:
+    """A box entered with the value it showed as a choice is redrawn as filled (Text equality ignores style)."""
+    from textual.coordinate import Coordinate
+
+    session = Session.new("kniffel", parse_seats("Ada, Bob"), seed=5)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space")
+        screen = app.screen
+        table = screen.query_one("#sheet", DataTable)
+        box = session.match.rules.category_index("chance")
+        row = screen.model.row_of_box(box)  # type: ignore[attr-defined]
+        assert "italic" in str(table.get_cell_at(Coordinate(row, 1)).style)  # what the dice would pay
+        await pilot.press("c", "enter")  # Chance: the same number, now entered
+        await pilot.pause()
+        assert session.match.state.sheets[0].columns[0].scores[box] is not None
+        assert str(table.get_cell_at(Coordinate(row, 1)).style) == ""
+
+    drive(app, body, size=(120, 40))
