@@ -29,6 +29,9 @@ from pasch import __version__
 from pasch.rules import BASES
 from pasch.rules import get as get_rules
 from pasch.web._db import default_url, import_legacy_web, make_engine, migrate
+from pasch.web._drain import RESTART, Drain
+from pasch.web._lease import Lease, sqlite_guard, stop_bots
+from pasch.web._relay import Relay
 from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, MAX_NAME, ActError, ActResult, Room, Service
 from pasch.web._view import rules_info, state_view
 
@@ -186,6 +189,8 @@ class Conn:
         self.tokens = BURST
         self.stamp = time.monotonic()
         self.closed = False
+        self.close_code = 1008
+        """The websocket close code once the queue's end is reached (1012 when the server drains)."""
 
     def allow(self) -> bool:
         """Token bucket: whether one more message is allowed now."""
@@ -215,7 +220,7 @@ class Conn:
             text = await self.queue.get()
             if text is None:
                 with contextlib.suppress(Exception):
-                    await self.ws.close(1008)
+                    await self.ws.close(self.close_code)
                 return
             try:
                 await self.ws.send_text(text)
@@ -261,14 +266,35 @@ def create_app(
     shared = db_url is None
     conns: dict[str, set[Conn]] = {}
     holder: dict[str, Service] = {}
+    # Several processes (web/_relay.py, _lease.py, _drain.py): SQLite refuses a second one, here and now.
+    single = sqlite_guard(url)
+    drain = Drain()
+    relays: list[Relay] = []
 
     def service() -> Service:
         return holder["service"]
 
-    async def broadcast(room: Room, message: dict[str, Any]) -> None:
+    def deliver(room: Room, message: dict[str, Any]) -> None:
         text = json.dumps(message, separators=(",", ":"))
         for conn in conns.get(room.code, ()):
             conn.send(text)
+
+    async def broadcast(room: Room, message: dict[str, Any]) -> None:
+        deliver(room, message)
+        for relay in relays:  # what the log does not carry (rematch, seats) goes to the other processes
+            relay.publish(room, message)
+
+    async def seat_of(room: Room, token: str | None) -> int | None:
+        return await relays[0].seat_of(room, token) if relays else room.seat_of(token)
+
+    def close_all() -> list[Conn]:
+        out = [c for group in conns.values() for c in group]
+        for conn in out:
+            conn.close_code = RESTART
+            conn.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.queue.put_nowait(None)
+        return out
 
     def seats_message(room: Room) -> dict[str, Any]:
         return {"type": "seats", "seats": room.info()["seats"]}
@@ -282,6 +308,16 @@ def create_app(
         svc = Service(engine, bot_delay=bot_delay, finished_ttl=finished_ttl, abandon_after=abandon_after)
         svc.listeners.append(broadcast)
         holder["service"] = svc
+        lease: Lease | None = None
+        if engine.dialect.name == "postgresql":  # several processes may share it: relay and lease
+            relay = Relay(svc, deliver)
+            relays.append(relay)
+            lease = Lease(svc, relay)
+            relay.start()
+            lease.start()
+            drain.ready = lambda: relay.connected
+        release = lease.release if lease is not None else lambda: stop_bots(svc)
+        drain.arm(lambda: drain.run(release, lambda: any(r.lock.locked() for r in svc.rooms.values()), close_all))
         svc.writer.start()
         for code in svc.resume_all():
             svc.schedule_bots(svc.rooms[code])
@@ -299,6 +335,13 @@ def create_app(
         sweeping = asyncio.get_running_loop().create_task(sweeper())
         yield
         sweeping.cancel()
+        drain.disarm()
+        if lease is not None:
+            await lease.release()
+        for relay in relays:
+            await relay.stop()
+        if single is not None:
+            single.release()
         for room in svc.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
@@ -352,6 +395,8 @@ def create_app(
         return HTTPException(status, detail={"code": exc.code, "message": exc.message})
 
     # -- HTTP ------------------------------------------------------------------------------------------
+    drain.install(app)  # GET /api/ready
+
     @app.get("/api/health", tags=["meta"])
     async def health() -> dict[str, str]:
         """Liveness check."""
@@ -456,7 +501,7 @@ def create_app(
             if token is not None and not isinstance(token, str):
                 conn.send(_error("bad_message", "'token' must be a string", ref))
                 return
-            seat = room.seat_of(token)
+            seat = await seat_of(room, token)
             if token and seat is None:
                 conn.send(_error("bad_token", "this token belongs to no seat of the room; you are watching", ref))
                 return
@@ -486,7 +531,7 @@ def create_app(
             seat = conn.seat
             if "token" in msg:
                 token = msg.get("token")
-                seat = room.seat_of(token) if isinstance(token, str) else None
+                seat = await seat_of(room, token) if isinstance(token, str) else None
                 if seat is None:
                     conn.send(_error("bad_token", "wrong seat token; nothing was done", ref))
                     return
@@ -517,6 +562,9 @@ def create_app(
             await ws.close(code=1008)  # before accepting: the upgrade is refused (HTTP 403)
             return
         await ws.accept()
+        if drain.draining:  # this process is going away: the client reconnects, reaching another one
+            await ws.close(RESTART)
+            return
         svc = service()
         try:
             room = await svc.get_room(code)
@@ -533,7 +581,7 @@ def create_app(
         try:
             while not conn.closed:
                 raw = await ws.receive()
-                if raw["type"] == "websocket.disconnect":
+                if raw["type"] == "websocket.disconnect" or conn.closed:
                     break
                 text = raw.get("text")
                 if text is None:
@@ -557,7 +605,8 @@ def create_app(
                     conn.send(_error("bad_message", "a message is a JSON object with a 'type'"))
                     continue
                 try:
-                    await handle(conn, room.code, msg)
+                    with drain.busy():
+                        await handle(conn, room.code, msg)
                 except ActError as exc:
                     conn.send(_error(exc.code, exc.message, msg.get("id")))
                 except Exception as exc:  # never let a message take the connection or the server down

@@ -213,6 +213,13 @@ class Service:
         self.rooms: dict[str, Room] = {}
         self.listeners: list[Listener] = []
         self.writer = EventWriter(engine)
+        # -- several processes on one PostgreSQL (web/_relay.py, web/_lease.py) --
+        self.leader = True
+        """Whether this process drives the bots and marks idle rooms abandoned (one process at a time does)."""
+        self.notice: Callable[[Room, Pending], str] | None = None
+        """The ``NOTIFY`` payload of a commit (set by the relay)."""
+        self.on_conflict: Callable[[Room], Awaitable[None]] | None = None
+        """Brings a stale room up to the log, its lock held (set by the relay; default: :meth:`reload`)."""
 
     def close(self) -> None:
         """Finish the pending writes and stop the writer thread."""
@@ -600,14 +607,19 @@ class Service:
         pending = self._validate(room, seat, text)
         new = pending.state
         append = Append(room.id, room.seq + 1, list(pending.events), datetime.now(UTC))
+        append.notice = self.notice(room, pending) if self.notice is not None else ""
         if new.is_terminal:
             outcome = new.outcome()
             append.results = [(s, name, outcome.totals[s], outcome.ranks[s]) for s, name in enumerate(new.players)]
         try:
             await self.writer.write(append)
         except ConflictError:
-            # Another writer took this seq: our cache is stale. Rebuild from the log; nothing was applied.
-            self.reload(room.code)
+            # Another writer took this seq: our cache is stale. Catch up from the log; nothing was applied.
+            room.match.discard(pending)
+            if self.on_conflict is not None:
+                await self.on_conflict(room)
+            else:
+                self.reload(room.code)
             raise ActError("conflict", "another action was recorded first; the state was reloaded") from None
         except Exception as exc:
             room.match.discard(pending)  # the stream goes back: its next throw is the one not recorded
@@ -663,7 +675,7 @@ class Service:
             idle = (now - room.last_active).total_seconds()
             if room.status != "playing" and idle >= self.finished_ttl:
                 dropped.append(code)
-            elif room.status == "playing" and idle >= self.abandon_after:
+            elif room.status == "playing" and idle >= self.abandon_after and self.leader:
                 cutoff = now - timedelta(seconds=self.abandon_after)
                 if await asyncio.to_thread(self._abandon, room.id, cutoff, now):
                     room.status = "abandoned"
@@ -692,7 +704,7 @@ class Service:
     def schedule_bots(self, room: Room) -> None:
         """Start the room's bot task if a bot is to act and none is running."""
         room = self.rooms.get(room.code, room)  # the cached object, should the room have been reloaded
-        if not room.match.bot_to_move:
+        if not self.leader or not room.match.bot_to_move:  # another process drives the bots
             return
         if room.bot_task is not None and not room.bot_task.done():
             return
