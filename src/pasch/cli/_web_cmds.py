@@ -20,6 +20,7 @@ HELP = {
     "allowed_origin": "another origin whose pages may connect (repeatable), e.g. https://dice.example.org",
     "api_docs": "serve the interactive API documentation at /docs (it loads Swagger UI from a CDN)",
     "abandon_days": "days of idleness after which an unfinished room is abandoned (its log is kept)",
+    "drain_grace": "on SIGTERM, seconds /api/ready answers 503 before the connections are closed (for the proxy)",
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
     "log": "a pasch-log JSON file (GET /api/rooms/CODE/log after the game)",
     "seed": "the revealed seed, if the log does not hold it",
@@ -42,6 +43,9 @@ def serve_cmd(
         list[str] | None, typer.Option("--allowed-origin", metavar="ORIGIN", help=HELP["allowed_origin"])
     ] = None,
     api_docs: Annotated[bool, typer.Option("--api-docs", help=HELP["api_docs"])] = False,
+    drain_grace: Annotated[
+        float, typer.Option("--drain-grace", min=0.0, max=300.0, metavar="SECONDS", help=HELP["drain_grace"])
+    ] = 0.0,
 ) -> None:
     """Run the web server until interrupted."""
     import uvicorn
@@ -56,6 +60,7 @@ def serve_cmd(
             abandon_after=abandon_days * 86400.0,
             allowed_origins=tuple(allowed_origin or ()),
             api_docs=api_docs,
+            drain_grace=drain_grace,
         )
         # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame.
         uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20)

@@ -245,6 +245,7 @@ def create_app(
     sweep_every: float = 60.0,
     allowed_origins: tuple[str, ...] = (),
     api_docs: bool = False,
+    drain_grace: float = 0.0,
 ) -> FastAPI:
     """The web application on the database ``db_url`` (default: pasch's SQLite file in the data directory).
 
@@ -261,6 +262,7 @@ def create_app(
         allowed_origins: origins (``https://dice.example.org``) whose pages may open a websocket besides the
             server's own (the ``Host`` the browser asked for); a browser on any other origin is refused.
         api_docs: serve the interactive API documentation at ``/docs`` (it loads its script from a CDN).
+        drain_grace: on SIGTERM, seconds ``/api/ready`` answers 503 before the drain closes the connections.
     """
     url = db_url or default_url()
     shared = db_url is None
@@ -268,7 +270,7 @@ def create_app(
     holder: dict[str, Service] = {}
     # Several processes (web/_relay.py, _lease.py, _drain.py): SQLite refuses a second one, here and now.
     single = sqlite_guard(url)
-    drain = Drain()
+    drain = Drain(grace=drain_grace)
     relays: list[Relay] = []
 
     def service() -> Service:
@@ -316,6 +318,7 @@ def create_app(
             relay.start()
             lease.start()
             drain.ready = lambda: relay.connected
+        drain.leader = lambda: svc.leader
         release = lease.release if lease is not None else lambda: stop_bots(svc)
         drain.arm(lambda: drain.run(release, lambda: any(r.lock.locked() for r in svc.rooms.values()), close_all))
         svc.writer.start()
@@ -505,6 +508,9 @@ def create_app(
             if token and seat is None:
                 conn.send(_error("bad_token", "this token belongs to no seat of the room; you are watching", ref))
                 return
+            since = msg.get("seq")
+            if relays and isinstance(since, int) and since > room.seq:  # resumed here: this process may lag
+                await relays[0].catch_up(room)
             changed = seat != conn.seat
             if changed:
                 if conn.seat is not None:

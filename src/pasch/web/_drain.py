@@ -40,14 +40,22 @@ Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 
 class Drain:
-    """The server's draining state, its in-flight counter and its SIGTERM handler."""
+    """The server's draining state, its in-flight counter and its SIGTERM handler.
 
-    def __init__(self) -> None:
+    Args:
+        grace: seconds between the start of the drain and the closing of the connections, while
+            ``/api/ready`` already answers 503 (time for the proxy's health check to notice).
+    """
+
+    def __init__(self, grace: float = 0.0) -> None:
+        self.grace = grace
         self.draining = False
         self.inflight = 0
         """Client messages being handled now."""
         self.ready: Callable[[], bool] = lambda: True
         """Extra readiness condition (the relay's connection)."""
+        self.leader: Callable[[], bool] = lambda: True
+        """Whether this process drives the bots (shown on ``/api/ready``)."""
         self._previous: Handler = None
         self._armed = False
 
@@ -65,12 +73,14 @@ class Drain:
 
         @app.get("/api/ready", tags=["meta"])
         async def ready() -> JSONResponse:
-            """Readiness: 200 while this process takes new connections, 503 while it drains."""
+            """Readiness: 200 while this process takes new connections, 503 while it drains; ``leader``: whether
+            it drives the bots and the sweep."""
+            leader = self.leader()
             if self.draining:
-                return JSONResponse({"status": "draining"}, status_code=503)
+                return JSONResponse({"status": "draining", "leader": leader}, status_code=503)
             if not self.ready():
-                return JSONResponse({"status": "starting"}, status_code=503)
-            return JSONResponse({"status": "ready"})
+                return JSONResponse({"status": "starting", "leader": leader}, status_code=503)
+            return JSONResponse({"status": "ready", "leader": leader})
 
     def arm(self, on_drain: Callable[[], Awaitable[None]]) -> None:
         """Drain on SIGTERM, then hand the signal to the previous handler (uvicorn's, which exits).
@@ -133,6 +143,9 @@ class Drain:
         self.draining = True
         started = time.monotonic()
         LOG.info("draining: %d messages in flight", self.inflight)
+        if self.grace > 0:
+            await asyncio.sleep(self.grace)
+            started = time.monotonic()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(release(), timeout)
         while (self.inflight > 0 or busy()) and time.monotonic() - started < timeout:
