@@ -9,15 +9,17 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from websockets.exceptions import ConnectionClosed
 
 from pasch.storage import EventRow, GameRow, make_engine, migrate
+from pasch.web._lease import Lease
 from pasch.web._relay import Relay
 from pasch.web._service import ActError, Room, Service
 
@@ -70,11 +72,17 @@ def test_three_processes_one_room_same_events_same_order(
     a, b, c = start(postgres, tmp_path, servers, 3)
     created = a.create([{"name": "Ada"}, {"name": "Bob"}, {"name": "Cy"}, {"name": "Robo", "kind": "bot:greedy"}])
     code = created["code"]
-    bob = b.join(code)  # claimed on B, C learns the claim from the database
+    early, early_c = Client(a, code), Client(c, code)  # A and C have the room cached before the claims
+    bob = b.join(code)
     cy = c.join(code)
-    players = {0: Client(a, code, created["token"]), 1: Client(b, code, bob["token"]), 2: Client(c, code, cy["token"])}
+    # A's connections hear of the claims made on B and C (forwarded, then read from the database).
+    deadline = time.monotonic() + 10
+    while not all(s["claimed"] for s in early.recv_type("seats")["seats"]):
+        assert time.monotonic() < deadline
+    # Each player connects to a process that did not give them their seat.
+    players = {0: Client(b, code, created["token"]), 1: Client(c, code, bob["token"]), 2: Client(a, code, cy["token"])}
     assert [p.seat for p in players.values()] == [0, 1, 2]
-    watchers = [Client(s, code) for s in (a, b, c)]
+    watchers = [early_c, *(Client(s, code) for s in (a, b, c))]
     play(players, stop_after=40)
     final = max(p.state["seq"] for p in players.values())
     for client in [*players.values(), *watchers]:
@@ -89,10 +97,44 @@ def test_three_processes_one_room_same_events_same_order(
     assert any(by == 3 for _, by, _ in seen[0]), "the bot played"
     # A player reconnects to another process and resumes there from the log.
     players[0].close()
-    players[0] = Client(c, code, created["token"])
+    players[0] = Client(a, code, created["token"])
     assert players[0].seat == 0 and players[0].state["seq"] >= final
     play(players, stop_after=10)
+    # A room whose bot moves first, made on a process that does not drive the bots: the driver hears of it.
+    driver = leader([a, b, c])
+    other = next(s for s in (a, b, c) if s is not driver)
+    made = other.create([{"name": "Robo", "kind": "bot:greedy"}, {"name": "Ada"}])
+    Client(other, made["code"]).wait_seq(2)
     assert "Traceback" not in a.output() + b.output() + c.output()
+
+
+def test_forwarded_rematch_and_notices_reach_this_process(tmp_path: Path) -> None:
+    """The relay's handling of notifications, without a listener: a rematch made elsewhere, bad payloads."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    migrate(engine)
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def scenario() -> None:
+        svc = Service(engine, bot_delay=0)
+        relay = Relay(svc, lambda room, msg: sent.append((room.code, msg)))
+        try:
+            room, _ = await svc.create_room("kniffel", [("Ada", "human"), ("Bob", "human")])
+            for bad in ("", "x", "e", "e CODE", "e CODE x 1", "m", f"m {relay.token} {room.code} {{}}", "m t C {"):
+                relay.on_notice(bad)
+            relay.on_notice(f'm other {room.code} {{"type":"rematch","code":"NEWONE"}}')
+            assert room.rematch_code == "NEWONE"
+            relay.on_notice(f"m {relay.token} {room.code} " + '{"type":"rematch","code":"MINE"}')  # our own
+            assert room.rematch_code == "NEWONE"
+            # A room nobody here watches is dropped when another process moves it on (reloaded on demand).
+            relay.on_notice(f"e {room.code} 2 0")
+            assert room.code not in svc.rooms
+            assert (await svc.get_room(room.code)).seq == 0
+        finally:
+            svc.close()
+
+    asyncio.run(scenario())
+    assert sent == [(sent[0][0], {"type": "rematch", "code": "NEWONE"})]
+    engine.dispose()
 
 
 @pytest.mark.slow
@@ -252,3 +294,31 @@ def test_sqlite_refuses_a_second_server_process(tmp_path: Path, servers: list[Se
     second.start()  # the file is free again
     servers.append(second)
     assert second.request("GET", "/api/ready") == (200, {"status": "ready", "leader": True})
+
+
+@pytest.mark.slow
+def test_the_sweeps_owner_abandons_idle_rooms_other_processes_made(postgres: Postgres) -> None:
+    engine = make_engine(postgres.url)
+    migrate(engine)
+
+    async def scenario() -> None:
+        other, owner = Service(engine, bot_delay=0), Service(engine, bot_delay=0, abandon_after=3600)
+        lease = Lease(owner, Relay(owner, lambda _room, _msg: None))
+        try:
+            idle, _ = await other.create_room("kniffel", [("Ada", "human"), ("Bob", "human")])
+            fresh, _ = await other.create_room("kniffel", [("Cy", "human"), ("Di", "human")])
+            old = datetime.now(UTC) - timedelta(hours=2)
+            with engine.begin() as conn:
+                conn.execute(update(GameRow).where(GameRow.id == idle.id).values(created_at=old))
+            assert await lease.adopt_idle() == []  # not the owner: nothing
+            owner.leader = True
+            assert idle.code in await lease.adopt_idle()
+            assert fresh.code not in owner.rooms
+            swept = await owner.sweep()
+            assert swept["abandoned"] == [idle.code]
+        finally:
+            other.close()
+            owner.close()
+
+    asyncio.run(scenario())
+    engine.dispose()

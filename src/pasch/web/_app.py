@@ -333,6 +333,8 @@ def create_app(
             while True:
                 await asyncio.sleep(sweep_every)
                 with contextlib.suppress(Exception):  # a failed sweep (database away) is retried next time
+                    if lease is not None:
+                        await lease.adopt_idle()  # the sweep's owner also sweeps rooms other processes made
                     await svc.sweep()
 
         sweeping = asyncio.get_running_loop().create_task(sweeper())
@@ -464,6 +466,8 @@ def create_app(
         """Take a free human seat; the answer holds its secret token."""
         svc = service()
         try:
+            if relays:  # another process may have given seats away since this one cached the room
+                await relays[0].refresh_seats(await svc.get_room(code))
             seat, token = await svc.claim_seat(code, body.seat if body else None)
             room = await svc.get_room(code)
         except ActError as exc:

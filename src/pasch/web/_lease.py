@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
@@ -30,7 +31,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from pasch.errors import PaschError
-from pasch.storage import PLAYING, WEB, GameRow, SeatRow
+from pasch.storage import PLAYING, WEB, EventRow, GameRow, SeatRow
 from pasch.web._relay import Relay, conninfo
 from pasch.web._service import Service
 
@@ -116,6 +117,36 @@ class Lease:
                 svc.schedule_bots(room)
             except Exception as exc:  # one room that does not load never keeps the others' bots down
                 LOG.warning("lease: room %s: %s", code, exc)
+
+    async def adopt_idle(self, limit: int = 100) -> list[str]:
+        """The owner loads unfinished rooms idle for ``abandon_after`` that it has not cached (made and played
+        on other processes), so that its next sweep abandons them; other processes do nothing.
+
+        Returns:
+            The codes loaded.
+        """
+        svc = self.service
+        if not svc.leader:
+            return []
+        cutoff = datetime.now(UTC) - timedelta(seconds=svc.abandon_after)
+        cached = set(svc.rooms)
+
+        def idle() -> list[str]:
+            recent = select(EventRow.id).where(EventRow.game_id == GameRow.id, EventRow.created_at > cutoff).exists()
+            with Session(svc.engine) as session:
+                rows = session.scalars(
+                    select(GameRow.code)
+                    .where(GameRow.source == WEB, GameRow.status == PLAYING, GameRow.created_at < cutoff, ~recent)
+                    .limit(limit + len(cached))
+                ).all()
+            return [c for c in rows if c and c not in cached][:limit]
+
+        loaded = []
+        for code in await asyncio.to_thread(idle):
+            with contextlib.suppress(Exception):  # a broken room stays out, as at start
+                await svc.get_room(code)
+                loaded.append(code)
+        return loaded
 
     def _bot_rooms(self) -> list[str]:
         """Codes of the unfinished rooms with a bot seat."""

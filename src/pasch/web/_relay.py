@@ -25,7 +25,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import Any
 
@@ -106,12 +106,14 @@ class Relay:
         self._wanted: dict[str, int] = {}
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[Any]] = set()
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
         """Hook into the service and start listening."""
         self.service.notice = notice
         self.service.on_conflict = self.catch_up_locked
+        self.service.wake_leader = self.wake_leader
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(t) for t in (self._listen(), self._work(), self._poll())]
 
@@ -179,8 +181,10 @@ class Relay:
                 self._wanted[code] = max(self._wanted.get(code, 0), seq)
                 self._wake.set()
             return
-        if room.seq >= seq:
-            return  # our own commit, or already caught up
+        if room.seq >= seq:  # our own commit, or already caught up
+            if bot and svc.leader:
+                svc.schedule_bots(room)
+            return
         if room.watchers > 0 or (svc.leader and _has_bots(room)):
             self._wanted[code] = max(self._wanted.get(code, 0), seq)
             self._wake.set()
@@ -195,7 +199,7 @@ class Relay:
             room.rematch_code = message["code"]
             self.deliver(room, {"type": "rematch", "code": message["code"]})
         elif message.get("type") == "seats" and room.watchers > 0:
-            asyncio.get_running_loop().create_task(self._resend_seats(room))
+            self._spawn(self._resend_seats(room))
 
     async def _resend_seats(self, room: Room) -> None:
         await self.refresh_seats(room)
@@ -324,7 +328,17 @@ class Relay:
             return
         body = {"type": message["type"], "code": message.get("code")}
         payload = f"m {self.token} {room.code} {json.dumps(body, separators=(',', ':'))}"
-        asyncio.get_running_loop().create_task(asyncio.to_thread(self._notify, payload))
+        self._spawn(asyncio.to_thread(self._notify, payload))
+
+    def wake_leader(self, room: Room) -> None:
+        """Announce a room whose bot is to move before any event was logged (new rooms, rematches)."""
+        payload = f"e {room.code} {room.seq} 1"
+        self._spawn(asyncio.to_thread(self._notify, payload))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)  # held until done: the loop keeps only weak references to tasks
+        task.add_done_callback(self._background.discard)
 
     def _notify(self, payload: str) -> None:
         with contextlib.suppress(Exception), self.service.engine.begin() as conn:

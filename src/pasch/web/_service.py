@@ -220,6 +220,8 @@ class Service:
         """The ``NOTIFY`` payload of a commit (set by the relay)."""
         self.on_conflict: Callable[[Room], Awaitable[None]] | None = None
         """Brings a stale room up to the log, its lock held (set by the relay; default: :meth:`reload`)."""
+        self.wake_leader: Callable[[Room], None] | None = None
+        """Tells the process that drives the bots that a new room's bot is to move first (set by the relay)."""
 
     def close(self) -> None:
         """Finish the pending writes and stop the writer thread."""
@@ -704,7 +706,11 @@ class Service:
     def schedule_bots(self, room: Room) -> None:
         """Start the room's bot task if a bot is to act and none is running."""
         room = self.rooms.get(room.code, room)  # the cached object, should the room have been reloaded
-        if not self.leader or not room.match.bot_to_move:  # another process drives the bots
+        if not room.match.bot_to_move:
+            return
+        if not self.leader:  # another process drives the bots; it learns of moves from the commits' notices
+            if room.seq == 0 and self.wake_leader is not None:  # ... but a new room has had no commit yet
+                self.wake_leader(room)
             return
         if room.bot_task is not None and not room.bot_task.done():
             return
