@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
-from sqlalchemy import Engine, and_, or_, select, text
+from sqlalchemy import Engine, select, text
 from sqlalchemy.orm import Session
 
 from pasch.app import Pending
@@ -47,11 +47,20 @@ POLL = 5.0
 """Seconds between two catch-ups of every watched room from the log (a safety net for lost notifications)."""
 RETRY = 1.0
 """Seconds before the listener connects again after losing its connection."""
-CHUNK = 200
+CHUNK = 1000
 """Rooms read per query when many catch up at once."""
 
 Deliver = Callable[[Room, dict[str, Any]], None]
 """Sends a message to this process's own connections of a room (never to the other processes)."""
+
+
+_EV = EventRow.__tablename__
+_READ = (
+    f"SELECT e.game_id, e.seq, e.seat, e.action FROM {_EV} AS e "
+    "JOIN unnest(%s::bigint[], %s::bigint[]) AS t(id, after) ON e.game_id = t.id AND e.seq > t.after "
+    "ORDER BY e.game_id, e.seq"
+)
+"""The new events of several rooms: a constant statement (nothing to compile per batch), one index range each."""
 
 
 def conninfo(engine: Engine) -> str:
@@ -242,14 +251,12 @@ class Relay:
                     svc.schedule_bots(room)
 
     def _read(self, pairs: list[tuple[int, int]]) -> dict[int, list[tuple[int, int | None, str]]]:
-        """The events of each (room id, seq) pair after that seq, in log order."""
-        ev = EventRow.__table__.c
-        cond = or_(*(and_(ev.game_id == rid, ev.seq > seq) for rid, seq in pairs))
+        """The events of each (room id, seq) pair after that seq, in log order (one statement for all)."""
         out: dict[int, list[tuple[int, int | None, str]]] = {}
+        ids = [rid for rid, _ in pairs]
+        after = [seq for _, seq in pairs]
         with self.service.engine.connect() as conn:
-            for rid, seq, seat, action in conn.execute(
-                select(ev.game_id, ev.seq, ev.seat, ev.action).where(cond).order_by(ev.game_id, ev.seq)
-            ):
+            for rid, seq, seat, action in conn.exec_driver_sql(_READ, (ids, after)):
                 out.setdefault(rid, []).append((seq, seat, action))
         return out
 
