@@ -276,8 +276,8 @@ def create_app(
     def service() -> Service:
         return holder["service"]
 
-    def deliver(room: Room, message: dict[str, Any]) -> None:
-        text = json.dumps(message, separators=(",", ":"))
+    def deliver(room: Room, message: dict[str, Any] | str) -> None:
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
         for conn in conns.get(room.code, ()):
             conn.send(text)
 

@@ -48,9 +48,13 @@ POLL = 5.0
 RETRY = 1.0
 """Seconds before the listener connects again after losing its connection."""
 CHUNK = 1000
+MAX_PAYLOAD = 7900
+"""PostgreSQL's notification payloads are shorter than 8000 bytes."""
+MAX_FRAMES = 20000
+"""Frames kept from notifications until their events are read (a bound, should many go unused)."""
 """Rooms read per query when many catch up at once."""
 
-Deliver = Callable[[Room, dict[str, Any]], None]
+Deliver = Callable[[Room, dict[str, Any] | str], None]
 """Sends a message to this process's own connections of a room (never to the other processes)."""
 
 
@@ -68,11 +72,19 @@ def conninfo(engine: Engine) -> str:
     return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def notice(room: Room, pending: Pending) -> str:
-    """The payload that announces a commit: ``e CODE SEQ BOT`` (the log's new length; BOT 1: a bot is to move)."""
+def notice(room: Room, pending: Pending, view: dict[str, Any]) -> str:
+    """The payload that announces a commit: ``e CODE SEQ BOT FRAME``.
+
+    SEQ is the log's new length, BOT 1 when a bot is to move, FRAME the ``update`` frame the committing
+    process sends (left out when the payload would be too long): a process whose game reaches SEQ by the
+    logged events sends that text instead of drawing the state again.
+    """
     state = pending.state
     bot = not state.is_terminal and not state.is_chance_node and room.seats[state.current_player].is_bot
-    return f"e {room.code} {pending.at + len(pending.events)} {int(bot)}"
+    head = f"e {room.code} {pending.at + len(pending.events)} {int(bot)}"
+    frame = {"type": "update", "by": pending.events[0][0], "events": [t for _, t in pending.events], "state": view}
+    text = json.dumps(frame, separators=(",", ":"))
+    return f"{head} {text}" if len(head) + len(text) < MAX_PAYLOAD else head
 
 
 def _group(rows: list[tuple[int, int | None, str]], after: int) -> list[tuple[int, list[str]]] | None:
@@ -113,6 +125,8 @@ class Relay:
         self.received = 0
         """Notifications received so far."""
         self._wanted: dict[str, int] = {}
+        self._frames: dict[tuple[str, int], str] = {}
+        self._claims: dict[str, tuple[bool, ...]] = {}
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[Any]] = set()
@@ -171,9 +185,14 @@ class Relay:
         """Handle one notification (``e CODE SEQ BOT`` or ``m TOKEN CODE JSON``); malformed ones are ignored."""
         kind, _, rest = payload.partition(" ")
         if kind == "e":
-            parts = rest.split()
-            if len(parts) != 3 or not parts[1].isdigit():
+            parts = rest.split(" ", 3)
+            if len(parts) < 3 or not parts[1].isdigit():
                 return
+            watched = self.service.rooms.get(parts[0])
+            if len(parts) == 4 and watched is not None and watched.watchers > 0:
+                if len(self._frames) >= MAX_FRAMES:
+                    self._frames.clear()
+                self._frames[(parts[0], int(parts[1]))] = parts[3]
             self._on_events(parts[0], int(parts[1]), parts[2] == "1")
         elif kind == "m":
             token, _, rest = rest.partition(" ")
@@ -191,6 +210,7 @@ class Relay:
                 self._wake.set()
             return
         if room.seq >= seq:  # our own commit, or already caught up
+            self._frames.pop((code, seq), None)
             if bot and svc.leader:
                 svc.schedule_bots(room)
             return
@@ -293,9 +313,13 @@ class Relay:
             if pending.state.is_terminal:
                 room.status = "finished"
             room.last_active = datetime.now(UTC)
+            frame = self._frames.pop((room.code, room.seq), None)
             if room.watchers > 0:
-                view = state_view(pending.state, room.seq, room.views)
-                await svc._emit(room, {"type": "update", "by": seat, "events": events, "state": view})
+                if frame is not None:  # the committing process's own text of this update
+                    self.deliver(room, frame)
+                else:
+                    view = state_view(pending.state, room.seq, room.views)
+                    await svc._emit(room, {"type": "update", "by": seat, "events": events, "state": view})
 
     async def _rebuild(self, room: Room, why: str) -> None:
         LOG.warning("relay: room %s is rebuilt from its log (%s)", room.code, why)
@@ -331,7 +355,15 @@ class Relay:
     # -- sending ------------------------------------------------------------------------------------
     def publish(self, room: Room, message: dict[str, Any]) -> None:
         """Forward a message that is not in the log (``rematch``, ``seats``) to the other processes."""
-        if message.get("type") not in ("rematch", "seats"):
+        kind = message.get("type")
+        if kind == "seats":  # only a claim matters elsewhere (who is online is each process's own view)
+            claims = tuple(s.claimed for s in room.seats)
+            if self._claims.get(room.code) == claims:
+                return
+            if len(self._claims) >= MAX_FRAMES:
+                self._claims.clear()
+            self._claims[room.code] = claims
+        elif kind != "rematch":
             return
         body = {"type": message["type"], "code": message.get("code")}
         payload = f"m {self.token} {room.code} {json.dumps(body, separators=(',', ':'))}"

@@ -216,7 +216,7 @@ class Service:
         # -- several processes on one PostgreSQL (web/_relay.py, web/_lease.py) --
         self.leader = True
         """Whether this process drives the bots and marks idle rooms abandoned (one process at a time does)."""
-        self.notice: Callable[[Room, Pending], str] | None = None
+        self.notice: Callable[[Room, Pending, dict[str, Any]], str] | None = None
         """The ``NOTIFY`` payload of a commit (set by the relay)."""
         self.on_conflict: Callable[[Room], Awaitable[None]] | None = None
         """Brings a stale room up to the log, its lock held (set by the relay; default: :meth:`reload`)."""
@@ -609,7 +609,8 @@ class Service:
         pending = self._validate(room, seat, text)
         new = pending.state
         append = Append(room.id, room.seq + 1, list(pending.events), datetime.now(UTC))
-        append.notice = self.notice(room, pending) if self.notice is not None else ""
+        view = state_view(new, room.seq + len(pending.events), room.views)  # before the write: the notice has it
+        append.notice = self.notice(room, pending, view) if self.notice is not None else ""
         if new.is_terminal:
             outcome = new.outcome()
             append.results = [(s, name, outcome.totals[s], outcome.ranks[s]) for s, name in enumerate(new.players)]
@@ -630,7 +631,7 @@ class Service:
         if new.is_terminal:
             room.status = "finished"
         room.last_active = append.at
-        return ActResult(room.seq, events, state_view(new, room.seq, room.views))
+        return ActResult(room.seq, events, view)
 
     async def hint(self, code: str, seat: int | None) -> dict[str, Any]:
         """The hint for the player to act: every option with its exact value where the solver has a table,
