@@ -1,11 +1,12 @@
 """Several server processes on one PostgreSQL: committed events are relayed with ``LISTEN/NOTIFY``.
 
-Every commit of a room ``NOTIFY``-s ``e CODE SEQ BOT`` on :data:`~pasch.web._writer.CHANNEL` in the same
-transaction as its events (:class:`~pasch.web._writer.EventWriter`), so a notification is delivered exactly
-when, and only if, the events are in the log. Each process listens on one connection of its own. The
-notification only says *that* a room moved on: the events themselves are read from the log, after the
+Every commit of a room ``NOTIFY``-s ``e CODE SEQ BOT FRAME`` on :data:`~pasch.web._writer.CHANNEL` in the
+same transaction as its events (:class:`~pasch.web._writer.EventWriter`), so a notification is delivered
+exactly when, and only if, the events are in the log. Each process listens on one connection of its own.
+The notification says *that* a room moved on: the events themselves are read from the log, after the
 room's last ``seq`` known to this process, and applied to the room's cached :class:`pasch.app.Match` under
-the room's lock, each followed by the same ``update`` frame the committing process sent, in log order. A
+the room's lock, each followed by the same ``update`` frame the committing process sent, in log order (the
+frame's text comes with the notification, so the state is not drawn again; without it, it is). A
 lost notification (the listening connection dropped, the database restarted) therefore loses nothing: on
 reconnecting, and every :data:`POLL` seconds, every watched room is caught up from the log anyway.
 
