@@ -345,6 +345,7 @@ def create_app(
             await lease.release()
         for relay in relays:
             await relay.stop()
+        relays.clear()
         if single is not None:
             single.release()
         for room in svc.rooms.values():

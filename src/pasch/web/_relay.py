@@ -215,10 +215,11 @@ class Relay:
             if bot and svc.leader:
                 svc.schedule_bots(room)
             return
-        if room.watchers > 0 or (svc.leader and _has_bots(room)):
+        busy = room.lock.locked() or (room.bot_task is not None and not room.bot_task.done())
+        if room.watchers > 0 or busy or (svc.leader and _has_bots(room)):
             self._wanted[code] = max(self._wanted.get(code, 0), seq)
             self._wake.set()
-        elif not room.lock.locked() and (room.bot_task is None or room.bot_task.done()):
+        else:
             del svc.rooms[code]  # nobody here needs it: the next request reloads it from the log
 
     def _on_message(self, code: str, message: Any) -> None:
