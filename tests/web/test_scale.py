@@ -267,6 +267,7 @@ def test_a_stale_process_catches_up_from_the_log_on_conflict(postgres: Postgres)
             assert fresh.reload(room.code).actions == stale.rooms[room.code].actions
             codes.append(room.code)
         finally:
+            await relay.stop()
             fresh.close()
             stale.close()
 

@@ -131,6 +131,7 @@ class Relay:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[Any]] = set()
+        self._reader: psycopg.AsyncConnection[Any] | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -150,6 +151,10 @@ class Relay:
                 await task
         self._tasks = []
         self.connected = False
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader.close()
+            self._reader = None
 
     # -- receiving ----------------------------------------------------------------------------------
     async def _listen(self) -> None:
@@ -263,7 +268,7 @@ class Relay:
             rooms.append(room)
         for start in range(0, len(rooms), CHUNK):
             chunk = rooms[start : start + CHUNK]
-            rows = await asyncio.to_thread(self._read, [(r.id, r.seq) for r in chunk])
+            rows = await self._read([(r.id, r.seq) for r in chunk])
             for room in chunk:
                 if rows.get(room.id):
                     async with room.lock:
@@ -272,19 +277,39 @@ class Relay:
                 if svc.leader:
                     svc.schedule_bots(room)
 
-    def _read(self, pairs: list[tuple[int, int]]) -> dict[int, list[tuple[int, int | None, str]]]:
-        """The events of each (room id, seq) pair after that seq, in log order (one statement for all)."""
-        out: dict[int, list[tuple[int, int | None, str]]] = {}
+    async def _read(self, pairs: list[tuple[int, int]]) -> dict[int, list[tuple[int, int | None, str]]]:
+        """The events of each (room id, seq) pair after that seq, in log order (one statement for all).
+
+        Read on the relay's own connection, on the event loop (no thread, no pool checkout); psycopg
+        serialises its users, and prepares the statement on the server after a few uses.
+
+        Raises:
+            psycopg.Error: the database failed twice (a broken connection is replaced once).
+        """
         ids = [rid for rid, _ in pairs]
         after = [seq for _, seq in pairs]
-        with self.service.engine.connect() as conn:
-            for rid, seq, seat, action in conn.exec_driver_sql(_READ, (ids, after)):
-                out.setdefault(rid, []).append((seq, seat, action))
+        for attempt in range(2):
+            try:
+                if self._reader is None or self._reader.closed:
+                    self._reader = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+                cur = await self._reader.execute(_READ, (ids, after))
+                found = await cur.fetchall()
+                break
+            except psycopg.OperationalError:
+                if self._reader is not None:
+                    with contextlib.suppress(Exception):
+                        await self._reader.close()
+                self._reader = None
+                if attempt:
+                    raise
+        out: dict[int, list[tuple[int, int | None, str]]] = {}
+        for rid, seq, seat, action in found:
+            out.setdefault(rid, []).append((seq, seat, action))
         return out
 
     async def catch_up_locked(self, room: Room) -> None:
         """Bring a room up to the log (the caller holds its lock), sending the missed updates in order."""
-        rows = await asyncio.to_thread(self._read, [(room.id, room.seq)])
+        rows = await self._read([(room.id, room.seq)])
         await self._apply(room, rows.get(room.id, []))
 
     async def catch_up(self, room: Room) -> None:
