@@ -18,7 +18,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from websockets.exceptions import ConnectionClosed
 
-from pasch.storage import EventRow, GameRow, make_engine, migrate
+from pasch.storage import EventRow, GameRow, SeatRow, make_engine, migrate
 from pasch.web._lease import Lease
 from pasch.web._relay import Relay
 from pasch.web._service import ActError, Room, Service
@@ -125,6 +125,16 @@ def test_forwarded_rematch_and_notices_reach_this_process(tmp_path: Path) -> Non
             assert room.rematch_code == "NEWONE"
             relay.on_notice(f"m {relay.token} {room.code} " + '{"type":"rematch","code":"MINE"}')  # our own
             assert room.rematch_code == "NEWONE"
+            # A claim made elsewhere is read from the database although nobody here watches the room (so that a
+            # rematch made here copies the new seat's token).
+            with engine.begin() as conn:
+                conn.execute(update(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == 1).values(claimed=True))
+            relay.on_notice(f'm other {room.code} {{"type":"seats"}}')
+            for _ in range(100):
+                await asyncio.sleep(0.02)
+                if room.seats[1].claimed:
+                    break
+            assert room.seats[1].claimed and room.watchers == 0
             # A room nobody here watches is dropped when another process moves it on (reloaded on demand).
             relay.on_notice(f"e {room.code} 2 0")
             assert room.code not in svc.rooms

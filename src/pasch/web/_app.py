@@ -289,6 +289,11 @@ def create_app(
     async def seat_of(room: Room, token: str | None) -> int | None:
         return await relays[0].seat_of(room, token) if relays else room.seat_of(token)
 
+    async def fresh_claims(code: str) -> None:
+        """Re-read a room's seat claims: another process may have given seats away since this one cached it."""
+        if relays:
+            await relays[0].refresh_seats(await service().get_room(code))
+
     def close_all() -> list[Conn]:
         out = [c for group in conns.values() for c in group]
         for conn in out:
@@ -467,8 +472,7 @@ def create_app(
         """Take a free human seat; the answer holds its secret token."""
         svc = service()
         try:
-            if relays:  # another process may have given seats away since this one cached the room
-                await relays[0].refresh_seats(await svc.get_room(code))
+            await fresh_claims(code)
             seat, token = await svc.claim_seat(code, body.seat if body else None)
             room = await svc.get_room(code)
         except ActError as exc:
@@ -480,6 +484,7 @@ def create_app(
     async def rematch(code: str, body: RematchRequest) -> Rematch:
         """After the game: a new room with the same rules and seats; every seat keeps its token."""
         try:
+            await fresh_claims(code)  # the rematch copies every seat's token
             new = await service().rematch(code, body.token)
         except ActError as exc:
             raise http_error(exc) from None
@@ -560,6 +565,7 @@ def create_app(
             conn.send(out)
         elif kind == "rematch":
             token = msg.get("token")
+            await fresh_claims(room_code)  # the rematch copies every seat's token
             new = await svc.rematch(room_code, token if isinstance(token, str) else None)
             conn.send({"type": "rematch", "id": ref, "code": new.code})
         elif kind == "state":

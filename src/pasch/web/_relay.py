@@ -234,12 +234,13 @@ class Relay:
         if message.get("type") == "rematch" and isinstance(message.get("code"), str):
             room.rematch_code = message["code"]
             self.deliver(room, {"type": "rematch", "code": message["code"]})
-        elif message.get("type") == "seats" and room.watchers > 0:
+        elif message.get("type") == "seats":  # a claim elsewhere: a rematch made here copies the claims
             self._spawn(self._resend_seats(room))
 
     async def _resend_seats(self, room: Room) -> None:
         await self.refresh_seats(room)
-        self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
+        if room.watchers > 0:
+            self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
 
     # -- catching up --------------------------------------------------------------------------------
     async def _work(self) -> None:
