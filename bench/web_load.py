@@ -5,6 +5,14 @@ already running), creates N/2 two-player rooms, and lets every player play its s
 pair asks for a rematch and plays on in the new room, until ``--seconds`` pass. Bounded in players
 (``--players`` at most 2000) and time; the server is stopped at the end.
 
+``--servers K`` starts K server processes on one PostgreSQL (``--db URL``, or ``--pg`` for a throw-away
+cluster made with initdb/pg_ctl in a temp directory, as the tests do). Rooms are created round robin over
+the processes, and the two players of a room connect to two different processes, so that every update to
+the other player crosses processes (PostgreSQL ``LISTEN/NOTIFY`` plus a read of the log). The
+cross-process delivery delay is, per action, the time from the update reaching the actor (on the process
+that committed it) to the same update reaching the other player (on another process); with one process it
+is the same measurement within one process.
+
 Latency is action-to-broadcast: from sending ``act`` until the sender receives the ``update`` that carries
 that action (the broadcast every connection of the room gets). The client is one asyncio process (uvloop
 when installed) that parses each frame once; it offers permessage-deflate like a browser does unless
@@ -25,6 +33,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -75,6 +84,18 @@ class Stats:
     lat: list[float] = field(default_factory=list)
     games: int = 0
     errors: int = 0
+    arrivals: dict[tuple[str, int], list[tuple[int, int, float]]] = field(default_factory=dict)
+    """(room, seq) -> (receiving seat, acting seat, time) of each update."""
+
+    def delays(self) -> list[float]:
+        """Per action: the other player's update time minus the actor's (commit process -> other process)."""
+        out = []
+        for got in self.arrivals.values():
+            mine = [t for seat, by, t in got if seat == by]
+            theirs = [t for seat, by, t in got if seat != by]
+            if mine and theirs:
+                out.append(theirs[0] - mine[0])
+        return out
 
 
 async def _player(ws_base: str, code: str, token: str, seat: int, think: float, compress: bool, st: Stats) -> None:
@@ -108,9 +129,12 @@ async def _player(ws_base: str, code: str, token: str, seat: int, think: float, 
                 if new["seq"] < seq:
                     continue
                 state, seq = new, new["seq"]
-                if kind == "update" and msg["by"] == seat and sent_at is not None:
-                    st.lat.append(time.perf_counter() - sent_at)
-                    sent_at = None
+                if kind == "update":
+                    now = time.perf_counter()
+                    st.arrivals.setdefault((code, new["seq"]), []).append((seat, msg["by"], now))
+                    if msg["by"] == seat and sent_at is not None:
+                        st.lat.append(now - sent_at)
+                        sent_at = None
                 if state["terminal"]:
                     if seat == 0 and not asked:
                         st.games += 1
@@ -126,21 +150,24 @@ async def _player(ws_base: str, code: str, token: str, seat: int, think: float, 
                 return  # the server closed the connection
 
 
-async def _run(http: str, ws: str, players: int, seconds: float, think: float, compress: bool) -> tuple[Stats, float]:
+async def _run(https: list[str], players: int, seconds: float, think: float, compress: bool) -> tuple[Stats, float]:
     rooms = []
-    for _ in range(players // 2):
-        created = _post(f"{http}/api/rooms", {"seats": [{"name": "A"}, {"name": "B"}]})
-        joined = _post(f"{http}/api/rooms/{created['code']}/join", {})
-        rooms.append((str(created["code"]), str(created["token"]), str(joined["token"])))
+    n = len(https)
+    for i in range(players // 2):
+        home, away = https[i % n], https[(i + 1) % n]
+        created = _post(f"{home}/api/rooms", {"seats": [{"name": "A"}, {"name": "B"}]})
+        joined = _post(f"{away}/api/rooms/{created['code']}/join", {})
+        rooms.append((i, str(created["code"]), str(created["token"]), str(joined["token"])))
     st = Stats()
     # The setup's objects live to the end: keep them out of the collector's way (as the server does).
     gc.collect()
     gc.freeze()
     start = time.monotonic()
     tasks = []
-    for code, t0, t1 in rooms:
-        tasks.append(asyncio.ensure_future(_player(ws, code, t0, 0, think, compress, st)))
-        tasks.append(asyncio.ensure_future(_player(ws, code, t1, 1, think, compress, st)))
+    for i, code, t0, t1 in rooms:
+        ws0, ws1 = ("ws" + https[i % n][4:]), ("ws" + https[(i + 1) % n][4:])
+        tasks.append(asyncio.ensure_future(_player(ws0, code, t0, 0, think, compress, st)))
+        tasks.append(asyncio.ensure_future(_player(ws1, code, t1, 1, think, compress, st)))
     _done, pending = await asyncio.wait(tasks, timeout=seconds)
     elapsed = time.monotonic() - start
     for t in pending:
@@ -174,71 +201,161 @@ def _arun(coro: Any) -> Any:
     return uvloop.run(coro)
 
 
+class _Postgres:
+    """A throw-away PostgreSQL cluster (initdb + pg_ctl in a temp directory; run as ``postgres`` when root)."""
+
+    def __init__(self) -> None:
+        found = shutil.which("initdb")
+        dirs = [Path(found).resolve().parent] if found else []
+        dirs += sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
+        bindir = next((d for d in dirs if (d / "initdb").exists() and (d / "pg_ctl").exists()), None)
+        if bindir is None:
+            sys.exit("--pg: PostgreSQL's initdb/pg_ctl are not installed (ci/setup-system.sh)")
+        self.bindir = bindir
+        self.root = Path(tempfile.mkdtemp(prefix="pasch-bench-pg-"))
+        self.port = _port()
+        self.user = "postgres" if os.geteuid() == 0 else None
+        if self.user:
+            shutil.chown(self.root, self.user)
+            os.chmod(self.root, 0o700)
+        data = str(self.root / "data")
+        self._run("initdb", "-D", data, "-U", "pasch", "--auth=trust", "-E", "UTF8")
+        # Durable commits as in production (fsync on, synchronous_commit on); enough connections for K processes.
+        opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        self._run("pg_ctl", "-D", data, "-o", opts, "-l", str(self.root / "pg.log"), "-w", "start")
+        self.url = f"postgresql+psycopg://pasch@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, tool: str, *args: str) -> None:
+        cmd = [str(self.bindir / tool), *args]
+        if self.user:
+            cmd = ["runuser", "-u", self.user, "--", *cmd]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+
+    def pid(self) -> int | None:
+        """The postmaster's process id (its CPU time counts as the database's)."""
+        try:
+            return int((self.root / "data" / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def stop(self) -> None:
+        with contextlib.suppress(subprocess.SubprocessError):
+            self._run("pg_ctl", "-D", str(self.root / "data"), "-m", "fast", "-w", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _pg_cpu(root_pid: int | None) -> float:
+    """CPU seconds of the postmaster and its backends (children), from /proc."""
+    if root_pid is None:
+        return float("nan")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        if pid == root_pid or int(fields[1]) == root_pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _start_server(db: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _port()
+    env = dict(os.environ, PASCH_DATA_DIR=str(tmp))
+    cmd = [sys.executable, "-c", "from pasch.cli import main; main()", "serve", "--host", "127.0.0.1"]
+    cmd += ["--port", str(port), "--db", db, "--bot-delay", "0"]
+    # One address plays every room here: the per-address limits (bench/abuse.py measures them) are off.
+    cmd += ["--rooms-per-minute", "0", "--open-rooms", "0", "--conns-per-room", "0", "--conns-per-address", "0"]
+    server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    http = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(f"{http}/api/ready", timeout=1).close()
+            break
+        except OSError:
+            if server.poll() is not None:
+                sys.exit(f"the server exited with status {server.returncode}")
+            time.sleep(0.1)
+    return server, http
+
+
+def _pct(values: list[float], q: float) -> float:
+    ms = sorted(x * 1000 for x in values)
+    return ms[min(len(ms) - 1, int(len(ms) * q))] if ms else float("nan")
+
+
 def main() -> None:
     """Run the benchmark and print its table."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--players", type=int, default=500, help="simulated players (even, at most 2000)")
     ap.add_argument("--seconds", type=float, default=90.0, help="time limit")
     ap.add_argument("--think", type=float, default=1.0, help="mean pause (s) before each action; 0: saturate")
-    ap.add_argument("--db", default=None, help="SQLAlchemy URL (default: a temp SQLite file)")
+    ap.add_argument("--db", default=None, help="SQLAlchemy URL (default: a temp SQLite file, or --pg)")
+    ap.add_argument("--servers", type=int, default=1, help="server processes on the one database (PostgreSQL if >1)")
+    ap.add_argument("--pg", action="store_true", help="start a throw-away PostgreSQL for the run (initdb, pg_ctl)")
     ap.add_argument("--url", default=None, help="an already running server, e.g. http://127.0.0.1:8000")
     ap.add_argument("--no-compression", action="store_true", help="do not offer permessage-deflate")
     args = ap.parse_args()
     players = max(2, min(MAX_PLAYERS, args.players)) // 2 * 2
     compress = not args.no_compression
+    k = max(1, min(16, args.servers))
+    if k > 1 and not args.pg and not (args.db or "").startswith("postgresql"):
+        sys.exit("--servers > 1 needs PostgreSQL: --pg, or --db postgresql+psycopg://...")
     load_before = os.getloadavg()
-    server: subprocess.Popen[bytes] | None = None
+    servers: list[subprocess.Popen[bytes]] = []
+    pg: _Postgres | None = None
     if args.url:
-        http = args.url.rstrip("/")
+        https = [args.url.rstrip("/")]
     else:
         tmp = Path(tempfile.mkdtemp(prefix="pasch-bench-"))
-        db = args.db or f"sqlite:///{tmp / 'web.sqlite3'}"
-        port = _port()
-        env = dict(os.environ, PASCH_DATA_DIR=str(tmp))
-        cmd = [sys.executable, "-c", "from pasch.cli import main; main()", "serve", "--host", "127.0.0.1"]
-        cmd += ["--port", str(port), "--db", db, "--bot-delay", "0"]
-        # One address plays every room here: the per-address limits (bench/abuse.py measures them) are off.
-        cmd += ["--rooms-per-minute", "0", "--open-rooms", "0", "--conns-per-room", "0", "--conns-per-address", "0"]
-        server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        http = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"{http}/api/health", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-    server_cpu0 = _cpu_of(server.pid) if server else float("nan")
+        if args.pg:
+            pg = _Postgres()
+        db = pg.url if pg else (args.db or f"sqlite:///{tmp / 'web.sqlite3'}")
+        https = []
+        for _ in range(k):
+            proc, http = _start_server(db, tmp)
+            servers.append(proc)
+            https.append(http)
+    pg_pid = pg.pid() if pg else None
+    server_cpu0 = sum(_cpu_of(p.pid) for p in servers) if servers else float("nan")
+    pg_cpu0 = _pg_cpu(pg_pid)
     client_cpu0 = _client_cpu()
     try:
-        st, elapsed = _arun(_run(http, "ws" + http[4:], players, args.seconds, args.think, compress))
+        st, elapsed = _arun(_run(https, players, args.seconds, args.think, compress))
     finally:
-        server_cpu = (_cpu_of(server.pid) - server_cpu0) if server else float("nan")
+        server_cpu = (sum(_cpu_of(p.pid) for p in servers) - server_cpu0) if servers else float("nan")
+        pg_cpu = _pg_cpu(pg_pid) - pg_cpu0
         client_cpu = _client_cpu() - client_cpu0
-        if server is not None:
+        for server in servers:
             server.send_signal(signal.SIGTERM)
+        for server in servers:
             try:
-                server.wait(10)
+                server.wait(15)
             except subprocess.TimeoutExpired:
                 server.kill()
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     server.wait(5)
+        if pg is not None:
+            pg.stop()
     load_after = os.getloadavg()
-    ms = sorted(x * 1000 for x in st.lat)
-    n = len(ms)
+    n = len(st.lat)
     nan = float("nan")
-    p50 = ms[n // 2] if ms else nan
-    p99 = ms[min(n - 1, int(n * 0.99))] if ms else nan
     per = 1000 / n if n else nan
+    delays = st.delays()
     print(f"think time: mean {args.think:g} s per action; compression: {'deflate' if compress else 'none'}")
+    print(f"server processes: {len(https)}; database: {'PostgreSQL (--pg)' if pg else (args.db or 'SQLite')}")
     print(f"load average (1, 5, 15 min) before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
     print(f"load average (1, 5, 15 min) after:  {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
     print(
-        f"{'players':>8} {'games':>6} {'seconds':>8} {'games/s':>8} {'actions':>8} {'actions/s':>9} "
-        f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'srv cpu ms/act':>14} {'cli cpu ms/act':>14} {'errors':>6}"
+        f"{'players':>8} {'procs':>5} {'games':>6} {'seconds':>8} {'actions':>8} {'actions/s':>9} "
+        f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'xproc p50':>9} {'xproc p99':>9} "
+        f"{'srv cpu ms/act':>14} {'db cpu ms/act':>13} {'cli cpu ms/act':>14} {'errors':>6}"
     )
     print(
-        f"{players:>8} {st.games:>6} {elapsed:>8.1f} {st.games / elapsed:>8.2f} {n:>8} {n / elapsed:>9.1f} "
-        f"{p50:>7.1f} {p99:>7.1f} {(ms[-1] if ms else nan):>7.1f} {server_cpu * per:>14.3f} "
+        f"{players:>8} {len(https):>5} {st.games:>6} {elapsed:>8.1f} {n:>8} {n / elapsed:>9.1f} "
+        f"{_pct(st.lat, 0.5):>7.1f} {_pct(st.lat, 0.99):>7.1f} {(max(st.lat) * 1000 if st.lat else nan):>7.1f} "
+        f"{_pct(delays, 0.5):>9.1f} {_pct(delays, 0.99):>9.1f} {server_cpu * per:>14.3f} {pg_cpu * per:>13.3f} "
         f"{client_cpu * per:>14.3f} {st.errors:>6}"
     )
 

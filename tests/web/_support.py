@@ -37,11 +37,19 @@ NO_LIMITS = ("--rooms-per-minute", "0", "--open-rooms", "0", "--conns-per-room",
 class Server:
     """``pasch serve`` in a subprocess; ``start`` waits until it answers, ``stop``/``kill`` end it."""
 
-    def __init__(self, db: str, data_dir: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = NO_LIMITS) -> None:
+    def __init__(
+        self,
+        db: str,
+        data_dir: Path,
+        bot_delay: float = 0.0,
+        extra: tuple[str, ...] = NO_LIMITS,
+        args: tuple[str, ...] = (),
+    ) -> None:
         self.db = db
         self.data_dir = data_dir
         self.bot_delay = bot_delay
         self.extra = extra
+        self.args = args
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = data_dir / "server.log"
@@ -58,7 +66,7 @@ class Server:
         self.port = free_port()
         env = dict(os.environ, PASCH_DATA_DIR=str(self.data_dir))
         args = [sys.executable, "-c", SERVER_CODE, "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        args += ["--db", self.db, "--bot-delay", str(self.bot_delay), *self.extra]
+        args += ["--db", self.db, "--bot-delay", str(self.bot_delay), *self.extra, *self.args]
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout

@@ -30,6 +30,7 @@ HELP = {
     "count only)",
     "message_rate": "websocket messages a second one connection may send on average (beyond: an error frame)",
     "message_burst": "websocket messages one connection may send in a burst",
+    "drain_grace": "on SIGTERM, seconds /api/ready answers 503 before the connections are closed (for the proxy)",
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
     "log": "a pasch-log JSON file (GET /api/rooms/CODE/log after the game)",
     "seed": "the revealed seed, if the log does not hold it",
@@ -78,6 +79,9 @@ def serve_cmd(
     message_burst: Annotated[
         float, typer.Option("--message-burst", min=1.0, max=1e9, metavar="N", help=HELP["message_burst"])
     ] = 40.0,
+    drain_grace: Annotated[
+        float, typer.Option("--drain-grace", min=0.0, max=300.0, metavar="SECONDS", help=HELP["drain_grace"])
+    ] = 0.0,
 ) -> None:
     """Run the web server until interrupted."""
     import uvicorn
@@ -103,6 +107,7 @@ def serve_cmd(
                 message_rate=message_rate,
                 message_burst=message_burst,
             ),
+            drain_grace=drain_grace,
         )
         # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame.
         uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20)

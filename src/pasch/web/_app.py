@@ -35,8 +35,11 @@ from pasch.rules import get as get_rules
 from pasch.solver import set_shared_budget
 from pasch.storage import Repository
 from pasch.web._db import default_url, import_legacy_web, make_engine, migrate
+from pasch.web._drain import RESTART, Drain
 from pasch.web._end import end_report, move_list
+from pasch.web._lease import Lease, sqlite_guard, stop_bots
 from pasch.web._limits import Limiter, LimitError, Limits
+from pasch.web._relay import Relay
 from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, MAX_NAME, ActError, ActResult, Room, Service
 from pasch.web._view import rules_info, state_view
 
@@ -216,6 +219,8 @@ class Conn:
         self.stamp = time.monotonic()
         self.window = self.stamp
         self.closed = False
+        self.close_code = 1008
+        """The websocket close code once the queue's end is reached (1012 when the server drains)."""
 
     def allow(self) -> bool:
         """Token bucket: whether one more message is allowed now."""
@@ -255,7 +260,7 @@ class Conn:
             text = await self.queue.get()
             if text is None:
                 with contextlib.suppress(Exception):
-                    await self.ws.close(1008)
+                    await self.ws.close(self.close_code)
                 return
             try:
                 await self.ws.send_text(text)
@@ -321,6 +326,7 @@ def create_app(
     allowed_origins: tuple[str, ...] = (),
     api_docs: bool = False,
     limits: Limits | None = None,
+    drain_grace: float = 0.0,
 ) -> FastAPI:
     """The web application on the database ``db_url`` (default: pasch's SQLite file in the data directory).
 
@@ -338,6 +344,7 @@ def create_app(
             server's own (the ``Host`` the browser asked for); a browser on any other origin is refused.
         api_docs: serve the interactive API documentation at ``/docs`` (it loads its script from a CDN).
         limits: the resource bounds per client address (default :class:`pasch.web.Limits` ()).
+        drain_grace: on SIGTERM, seconds ``/api/ready`` answers 503 before the drain closes the connections.
     """
     limits = limits if limits is not None else Limits()
     limiter = Limiter(limits)
@@ -347,21 +354,47 @@ def create_app(
     holder: dict[str, Service] = {}
     summaries: dict[str, asyncio.Future[dict[str, Any]]] = {}
     repos: dict[str, Repository] = {}
+    # Several processes (web/_relay.py, _lease.py, _drain.py): SQLite refuses a second one, here and now.
+    single = sqlite_guard(url)
+    drain = Drain(grace=drain_grace)
+    relays: list[Relay] = []
 
     def service() -> Service:
         return holder["service"]
 
-    async def broadcast(room: Room, message: dict[str, Any]) -> None:
-        tokens = message.get("tokens") if message.get("type") == "rematch" else None
+    def deliver(room: Room, message: dict[str, Any] | str) -> None:
+        tokens = message.get("tokens") if isinstance(message, dict) and message.get("type") == "rematch" else None
         if isinstance(tokens, dict):  # a rematch's new tokens: each seat's connections get only their own
-            public = {k: v for k, v in message.items() if k != "tokens"}
+            public = {k: v for k, v in message.items() if k != "tokens"} if isinstance(message, dict) else {}
             for conn in conns.get(room.code, ()):
                 own = tokens.get(conn.seat) if conn.seat is not None else None
                 conn.send({**public, "token": own} if own else public)
             return
-        text = json.dumps(message, separators=(",", ":"))
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
         for conn in conns.get(room.code, ()):
             conn.send(text)
+
+    async def broadcast(room: Room, message: dict[str, Any]) -> None:
+        deliver(room, message)
+        for relay in relays:  # what the log does not carry (rematch, seats) goes to the other processes
+            relay.publish(room, message)
+
+    async def seat_of(room: Room, token: str | None) -> int | None:
+        return await relays[0].seat_of(room, token) if relays else room.seat_of(token)
+
+    async def fresh_claims(code: str) -> None:
+        """Re-read a room's seat claims: another process may have given seats away since this one cached it."""
+        if relays:
+            await relays[0].refresh_seats(await service().get_room(code))
+
+    def close_all() -> list[Conn]:
+        out = [c for group in conns.values() for c in group]
+        for conn in out:
+            conn.close_code = RESTART
+            conn.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.queue.put_nowait(None)
+        return out
 
     def seats_message(room: Room) -> dict[str, Any]:
         return {"type": "seats", "seats": room.info()["seats"]}
@@ -388,6 +421,17 @@ def create_app(
         repos["repo"] = Repository(engine=engine)  # earlier games for the end of a game (schema migrated above)
         svc.listeners.append(broadcast)
         holder["service"] = svc
+        lease: Lease | None = None
+        if engine.dialect.name == "postgresql":  # several processes may share it: relay and lease
+            relay = Relay(svc, deliver)
+            relays.append(relay)
+            lease = Lease(svc, relay)
+            relay.start()
+            lease.start()
+            drain.ready = lambda: relay.connected
+        drain.leader = lambda: svc.leader
+        release = lease.release if lease is not None else lambda: stop_bots(svc)
+        drain.arm(lambda: drain.run(release, lambda: any(r.lock.locked() for r in svc.rooms.values()), close_all))
         svc.writer.start()
         svc.tables.warm_up()
         for code in svc.resume_all():
@@ -401,12 +445,22 @@ def create_app(
             while True:
                 await asyncio.sleep(sweep_every)
                 with contextlib.suppress(Exception):  # a failed sweep (database away) is retried next time
+                    if lease is not None:
+                        await lease.adopt_idle()  # the sweep's owner also sweeps rooms other processes made
                     swept = await svc.sweep()
                     limiter.forget(swept["dropped"])
 
         sweeping = asyncio.get_running_loop().create_task(sweeper())
         yield
         sweeping.cancel()
+        drain.disarm()
+        if lease is not None:
+            await lease.release()
+        for relay in relays:
+            await relay.stop()
+        relays.clear()
+        if single is not None:
+            single.release()
         for room in svc.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
@@ -460,6 +514,8 @@ def create_app(
         return HTTPException(status, detail={"code": exc.code, "message": exc.message})
 
     # -- HTTP ------------------------------------------------------------------------------------------
+    drain.install(app)  # GET /api/ready
+
     @app.get("/api/health", tags=["meta"])
     async def health() -> dict[str, str]:
         """Liveness check."""
@@ -559,6 +615,7 @@ def create_app(
         """Take a free human seat; the answer holds its secret token."""
         svc = service()
         try:
+            await fresh_claims(code)
             seat, token = await svc.claim_seat(code, body.seat if body else None, body.name if body else None)
             room = await svc.get_room(code)
         except ActError as exc:
@@ -572,6 +629,7 @@ def create_app(
         its own token and gets the same room); every claimed seat gets a new token: the answer holds the asker's
         seat and its token there (the others' pages receive theirs in the websocket's ``rematch`` message)."""
         try:
+            await fresh_claims(code)  # another process may have claimed seats since
             new, seat, token = await service().rematch_seat(code, body.token)
         except ActError as exc:
             raise http_error(exc) from None
@@ -642,7 +700,7 @@ def create_app(
             if token is not None and not isinstance(token, str):
                 conn.send(_error("bad_message", "'token' must be a string", ref))
                 return
-            seat = room.seat_of(token)
+            seat = await seat_of(room, token)
             if token and seat is None:
                 conn.send(_error("bad_token", "this token belongs to no seat of the room; you are watching", ref))
                 return
@@ -654,6 +712,9 @@ def create_app(
                     if held is not None and held != seat:
                         local.add(held)
             changed = seat != conn.seat or local != conn.local
+            since = msg.get("seq")
+            if relays and isinstance(since, int) and since > room.seq:  # resumed here: this process may lag
+                await relays[0].catch_up(room)
             if changed:
                 before = conn.local | ({conn.seat} if conn.seat is not None else set())
                 for gone in before:
@@ -681,7 +742,7 @@ def create_app(
             seat = conn.seat
             if "token" in msg:
                 token = msg.get("token")
-                seat = room.seat_of(token) if isinstance(token, str) else None
+                seat = await seat_of(room, token) if isinstance(token, str) else None
                 if seat is None:
                     conn.send(_error("bad_token", "wrong seat token; nothing was done", ref))
                     return
@@ -710,6 +771,7 @@ def create_app(
             conn.send(out)
         elif kind == "rematch":
             token = msg.get("token")
+            await fresh_claims(room_code)  # another process may have claimed seats since
             new, seat, new_token = await svc.rematch_seat(room_code, token if isinstance(token, str) else None)
             conn.send({"type": "rematch", "id": ref, "code": new.code, "seat": seat, "token": new_token})
         elif kind == "contribute":
@@ -742,6 +804,9 @@ def create_app(
             await refuse_upgrade(ws, exc)
             return
         await ws.accept()
+        if drain.draining:  # this process is going away: the client reconnects, reaching another one
+            await ws.close(RESTART)
+            return
         svc = service()
         try:
             room = await svc.get_room(code)
@@ -759,7 +824,7 @@ def create_app(
         try:
             while not conn.closed:
                 raw = await ws.receive()
-                if raw["type"] == "websocket.disconnect":
+                if raw["type"] == "websocket.disconnect" or conn.closed:
                     break
                 text = raw.get("text")
                 if text is None:
@@ -789,7 +854,8 @@ def create_app(
                     conn.send(_error("bad_message", "a message is a JSON object with a 'type'"))
                     continue
                 try:
-                    await handle(conn, room.code, msg)
+                    with drain.busy():
+                        await handle(conn, room.code, msg)
                 except ActError as exc:
                     conn.send(_error(exc.code, exc.message, msg.get("id")))
                 except Exception as exc:  # never let a message take the connection or the server down

@@ -250,6 +250,15 @@ class Service:
         self.rooms: dict[str, Room] = {}
         self.listeners: list[Listener] = []
         self.writer = EventWriter(engine)
+        # -- several processes on one PostgreSQL (web/_relay.py, web/_lease.py) --
+        self.leader = True
+        """Whether this process drives the bots and marks idle rooms abandoned (one process at a time does)."""
+        self.notice: Callable[[Room, Pending, dict[str, Any]], str] | None = None
+        """The ``NOTIFY`` payload of a commit (set by the relay)."""
+        self.on_conflict: Callable[[Room], Awaitable[None]] | None = None
+        """Brings a stale room up to the log, its lock held (set by the relay; default: :meth:`reload`)."""
+        self.wake_leader: Callable[[Room], None] | None = None
+        """Tells the process that drives the bots that a new room's bot is to move first (set by the relay)."""
 
     def close(self) -> None:
         """Finish the pending writes and stop the writer thread."""
@@ -803,14 +812,20 @@ class Service:
         pending = self._validate(room, seat, text)
         new = pending.state
         append = Append(room.id, room.seq + 1, list(pending.events), datetime.now(UTC))
+        view = state_view(new, room.seq + len(pending.events), room.views)  # before the write: the notice has it
+        append.notice = self.notice(room, pending, view) if self.notice is not None else ""
         if new.is_terminal:
             outcome = new.outcome()
             append.results = [(s, name, outcome.totals[s], outcome.ranks[s]) for s, name in enumerate(new.players)]
         try:
             await self.writer.write(append)
         except ConflictError:
-            # Another writer took this seq: our cache is stale. Rebuild from the log; nothing was applied.
-            self.reload(room.code)
+            # Another writer took this seq: our cache is stale. Catch up from the log; nothing was applied.
+            room.match.discard(pending)
+            if self.on_conflict is not None:
+                await self.on_conflict(room)
+            else:
+                self.reload(room.code)
             raise ActError("conflict", "another action was recorded first; the state was reloaded") from None
         except Exception as exc:
             room.match.discard(pending)  # the stream goes back: its next throw is the one not recorded
@@ -819,7 +834,7 @@ class Service:
         if new.is_terminal:
             room.status = "finished"
         room.last_active = append.at
-        return ActResult(room.seq, events, state_view(new, room.seq, room.views))
+        return ActResult(room.seq, events, view)
 
     async def hint(self, code: str, seat: int | None) -> dict[str, Any]:
         """The hint for the player to act: every option with its exact value where the solver has a table,
@@ -881,8 +896,10 @@ class Service:
             idle = (now - room.last_active).total_seconds()
             if room.status != "playing" and idle >= self.finished_ttl:
                 dropped.append(code)
-            elif room.status == "playing" and (
-                idle >= self.abandon_after or (room.seq == 0 and idle >= self.unplayed_after)
+            elif (
+                room.status == "playing"
+                and self.leader
+                and (idle >= self.abandon_after or (room.seq == 0 and idle >= self.unplayed_after))
             ):
                 cutoff = now - timedelta(seconds=min(idle, self.abandon_after))
                 if await asyncio.to_thread(self._abandon, room.id, cutoff, now):
@@ -917,6 +934,10 @@ class Service:
         """Start the room's bot task if a bot is to act and none is running."""
         room = self.rooms.get(room.code, room)  # the cached object, should the room have been reloaded
         if not room.match.bot_to_move:
+            return
+        if not self.leader:  # another process drives the bots; it learns of moves from the commits' notices
+            if room.seq == 0 and self.wake_leader is not None:  # ... but a new room has had no commit yet
+                self.wake_leader(room)
             return
         if room.bot_task is not None and not room.bot_task.done():
             return

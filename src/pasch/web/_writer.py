@@ -30,10 +30,12 @@ from sqlalchemy.sql.expression import ClauseElement
 from pasch.errors import PaschError
 from pasch.storage import FINISHED, EventRow, GameRow, ResultRow
 
-__all__ = ["Append", "ConflictError", "EventWriter"]
+__all__ = ["CHANNEL", "Append", "ConflictError", "EventWriter"]
 
 MAX_BATCH = 512
 """At most this many appends share one transaction."""
+CHANNEL = "pasch_events"
+"""The PostgreSQL ``NOTIFY`` channel on which committed events are announced (:mod:`pasch.web._relay`)."""
 
 
 class ConflictError(PaschError):
@@ -51,6 +53,8 @@ class Append:
         at: the time stamp of the events.
         results: (seat, name, total, rank) per seat when the game ended; the room is then marked finished.
             Rank 1 is a winner.
+        notice: on PostgreSQL, the payload ``NOTIFY``-ed on :data:`CHANNEL` in the same transaction (so it
+            is delivered exactly when the events are committed); empty: none.
     """
 
     room_id: int
@@ -58,6 +62,7 @@ class Append:
     events: list[tuple[int | None, str]]
     at: datetime
     results: list[tuple[int, str, int, int]] = field(default_factory=list)
+    notice: str = ""
 
 
 class _Prepared:
@@ -118,6 +123,9 @@ class EventWriter:
             engine,
             {"at": rm.finished_at.type, "up": rm.updated_at.type},
         )
+        # One NOTIFY per append, sent by PostgreSQL when (and only if) the transaction commits.
+        postgres = engine.dialect.name == "postgresql"
+        self._notify = f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(%s::text[]) AS p" if postgres else None
         dbapi = engine.dialect.loaded_dbapi
         self._integrity: type[Exception] = dbapi.IntegrityError
         self._queue: queue.SimpleQueue[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
@@ -228,6 +236,9 @@ class EventWriter:
                     )
                     finish = {"rid": a.room_id, "st": FINISHED, "at": a.at, "up": a.at}
                     cur.execute(self._finish.sql, self._finish.params([finish])[0])
+            notices = [a.notice for a in appends if a.notice]
+            if notices and self._notify is not None:
+                cur.execute(self._notify, (notices,))
             cur.close()
             conn.commit()
             self.commits += 1

@@ -1,0 +1,416 @@
+"""Several server processes on one PostgreSQL: committed events are relayed with ``LISTEN/NOTIFY``.
+
+Every commit of a room ``NOTIFY``-s ``e CODE SEQ BOT FRAME`` on :data:`~pasch.web._writer.CHANNEL` in the
+same transaction as its events (:class:`~pasch.web._writer.EventWriter`), so a notification is delivered
+exactly when, and only if, the events are in the log. Each process listens on one connection of its own.
+The notification says *that* a room moved on: the events themselves are read from the log, after the
+room's last ``seq`` known to this process, and applied to the room's cached :class:`pasch.app.Match` under
+the room's lock, each followed by the same ``update`` frame the committing process sent, in log order (the
+frame's text comes with the notification, so the state is not drawn again; without it, it is). A
+lost notification (the listening connection dropped, the database restarted) therefore loses nothing: on
+reconnecting, and every :data:`POLL` seconds, every watched room is caught up from the log anyway.
+
+A room this process caches but nobody here watches is dropped from the cache instead (it is reloaded from
+the log on its next request), except where this process drives its bots (:mod:`pasch.web._lease`). A commit
+of this process that lost the race for a ``seq`` (:class:`~pasch.web._writer.ConflictError`) catches the room
+up the same way before the actor gets the ``conflict`` error, so no process ever acts on a stale game.
+
+Messages that are not in the log (``rematch``, ``seats`` after a claim) are forwarded as ``m TOKEN CODE
+JSON``; the receiving processes re-read the room's seat claims and send them to their own connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+from sqlalchemy import Engine, select, text
+from sqlalchemy.orm import Session
+
+from pasch.app import Pending
+from pasch.storage import EventRow, SeatRow
+from pasch.web._service import Room, Service
+from pasch.web._view import state_view
+from pasch.web._writer import CHANNEL
+
+__all__ = ["POLL", "Relay", "conninfo", "notice"]
+
+LOG = logging.getLogger("pasch.web")
+
+POLL = 5.0
+"""Seconds between two catch-ups of every watched room from the log (a safety net for lost notifications)."""
+RETRY = 1.0
+"""Seconds before the listener connects again after losing its connection."""
+CHUNK = 1000
+MAX_PAYLOAD = 7900
+"""PostgreSQL's notification payloads are shorter than 8000 bytes."""
+MAX_FRAMES = 20000
+"""Frames kept from notifications until their events are read (a bound, should many go unused)."""
+"""Rooms read per query when many catch up at once."""
+
+Deliver = Callable[[Room, dict[str, Any] | str], None]
+"""Sends a message to this process's own connections of a room (never to the other processes)."""
+
+
+_EV = EventRow.__tablename__
+_READ = (
+    f"SELECT e.game_id, e.seq, e.seat, e.action FROM {_EV} AS e "
+    "JOIN unnest(%s::bigint[], %s::bigint[]) AS t(id, after) ON e.game_id = t.id AND e.seq > t.after "
+    "ORDER BY e.game_id, e.seq"
+)
+"""The new events of several rooms: a constant statement (nothing to compile per batch), one index range each."""
+
+
+def conninfo(engine: Engine) -> str:
+    """The libpq connection string (URL) of a SQLAlchemy PostgreSQL engine, for psycopg's own connections."""
+    return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def notice(room: Room, pending: Pending, view: dict[str, Any]) -> str:
+    """The payload that announces a commit: ``e CODE SEQ BOT FRAME``.
+
+    SEQ is the log's new length, BOT 1 when a bot is to move, FRAME the ``update`` frame the committing
+    process sends (left out when the payload would be too long): a process whose game reaches SEQ by the
+    logged events sends that text instead of drawing the state again.
+    """
+    state = pending.state
+    bot = not state.is_terminal and not state.is_chance_node and room.seats[state.current_player].is_bot
+    head = f"e {room.code} {pending.at + len(pending.events)} {int(bot)}"
+    frame = {"type": "update", "by": pending.events[0][0], "events": [t for _, t in pending.events], "state": view}
+    text = json.dumps(frame, separators=(",", ":"))
+    return f"{head} {text}" if len(head) + len(text) < MAX_PAYLOAD else head
+
+
+def _group(rows: list[tuple[int, int | None, str]], after: int) -> list[tuple[int, list[str]]] | None:
+    """The logged actions after ``after``: (seat, texts) with each action's throw; None if the log has a gap."""
+    out: list[tuple[int, list[str]]] = []
+    expect = after + 1
+    for seq, seat, action in rows:
+        if seq < expect:
+            continue
+        if seq > expect:
+            return None
+        expect += 1
+        if seat is None:
+            if not out:
+                return None
+            out[-1][1].append(action)
+        else:
+            out.append((seat, [action]))
+    return out
+
+
+class Relay:
+    """Relays the rooms' events between the processes that share one PostgreSQL database.
+
+    Args:
+        service: this process's rooms.
+        deliver: sends a message to this process's connections of a room.
+    """
+
+    def __init__(self, service: Service, deliver: Deliver) -> None:
+        self.service = service
+        self.deliver = deliver
+        self.conninfo = conninfo(service.engine)
+        self.token = secrets.token_hex(4)
+        """This process's name in forwarded messages (it ignores its own)."""
+        self.connected = False
+        """Whether the listening connection is up (readiness)."""
+        self.received = 0
+        """Notifications received so far."""
+        self._wanted: dict[str, int] = {}
+        self._frames: dict[tuple[str, int], str] = {}
+        self._claims: dict[str, tuple[bool, ...]] = {}
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[Any]] = set()
+        self._reader: psycopg.AsyncConnection[Any] | None = None
+
+    # -- lifecycle ----------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Hook into the service and start listening."""
+        self.service.notice = notice
+        self.service.on_conflict = self.catch_up_locked
+        self.service.wake_leader = self.wake_leader
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(t) for t in (self._listen(), self._work(), self._poll())]
+
+    async def stop(self) -> None:
+        """Stop listening (the service's commits still notify the other processes)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        self.connected = False
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader.close()
+            self._reader = None
+
+    # -- receiving ----------------------------------------------------------------------------------
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.connected = True
+                    self.want_all()  # whatever was committed while nobody here listened
+                    async for note in conn.notifies():
+                        self.received += 1
+                        self.on_notice(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database went away: listen again, then catch up
+                LOG.warning("relay: lost the listening connection (%s); reconnecting", exc)
+            self.connected = False
+            await asyncio.sleep(RETRY)
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(POLL)
+            self.want_all()
+
+    def want_all(self) -> None:
+        """Catch up every room this process serves (watched, or whose bots it drives) from the log."""
+        svc = self.service
+        for code, room in list(svc.rooms.items()):
+            if room.watchers > 0 or (svc.leader and _has_bots(room)):
+                self._wanted[code] = max(self._wanted.get(code, 0), room.seq + 1)
+        self._wake.set()
+
+    def on_notice(self, payload: str) -> None:
+        """Handle one notification (``e CODE SEQ BOT`` or ``m TOKEN CODE JSON``); malformed ones are ignored."""
+        kind, _, rest = payload.partition(" ")
+        if kind == "e":
+            parts = rest.split(" ", 3)
+            if len(parts) < 3 or not parts[1].isdigit():
+                return
+            watched = self.service.rooms.get(parts[0])
+            if len(parts) == 4 and watched is not None and watched.watchers > 0:
+                if len(self._frames) >= MAX_FRAMES:
+                    self._frames.clear()
+                self._frames[(parts[0], int(parts[1]))] = parts[3]
+            self._on_events(parts[0], int(parts[1]), parts[2] == "1")
+        elif kind == "m":
+            token, _, rest = rest.partition(" ")
+            code, _, body = rest.partition(" ")
+            if token != self.token:
+                with contextlib.suppress(ValueError):
+                    self._on_message(code, json.loads(body))
+
+    def _on_events(self, code: str, seq: int, bot: bool) -> None:
+        svc = self.service
+        room = svc.rooms.get(code)
+        if room is None:
+            if bot and svc.leader:  # a bot of a room this process has not loaded is to move
+                self._wanted[code] = max(self._wanted.get(code, 0), seq)
+                self._wake.set()
+            return
+        if room.seq >= seq:  # our own commit, or already caught up
+            self._frames.pop((code, seq), None)
+            if bot and svc.leader:
+                svc.schedule_bots(room)
+            return
+        busy = room.lock.locked() or (room.bot_task is not None and not room.bot_task.done())
+        if room.watchers > 0 or busy or (svc.leader and _has_bots(room)):
+            self._wanted[code] = max(self._wanted.get(code, 0), seq)
+            self._wake.set()
+        else:
+            del svc.rooms[code]  # nobody here needs it: the next request reloads it from the log
+
+    def _on_message(self, code: str, message: Any) -> None:
+        room = self.service.rooms.get(code)
+        if room is None or not isinstance(message, dict):
+            return
+        if message.get("type") == "rematch" and isinstance(message.get("code"), str):
+            room.rematch_code = message["code"]
+            self.deliver(room, {"type": "rematch", "code": message["code"]})
+        elif message.get("type") == "seats":  # a claim elsewhere: a rematch made here copies the claims
+            self._spawn(self._resend_seats(room))
+
+    async def _resend_seats(self, room: Room) -> None:
+        await self.refresh_seats(room)
+        if room.watchers > 0:
+            self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
+
+    # -- catching up --------------------------------------------------------------------------------
+    async def _work(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            wanted, self._wanted = self._wanted, {}
+            try:
+                await self._catch_up_many(wanted)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database failed: these rooms are caught up on the next poll
+                LOG.warning("relay: catching up %d rooms failed: %s", len(wanted), exc)
+
+    async def _catch_up_many(self, wanted: dict[str, int]) -> None:
+        svc = self.service
+        rooms: list[Room] = []
+        for code in wanted:
+            room = svc.rooms.get(code)
+            if room is None:
+                with contextlib.suppress(Exception):  # no such room (any more), or its log is broken
+                    room = await svc.get_room(code)  # loaded from the log: current
+                    if svc.leader:
+                        svc.schedule_bots(room)
+                continue
+            rooms.append(room)
+        for start in range(0, len(rooms), CHUNK):
+            chunk = rooms[start : start + CHUNK]
+            rows = await self._read([(r.id, r.seq) for r in chunk])
+            for room in chunk:
+                if rows.get(room.id):
+                    async with room.lock:
+                        if svc.rooms.get(room.code) is room:
+                            await self._apply(room, rows[room.id])
+                if svc.leader:
+                    svc.schedule_bots(room)
+
+    async def _read(self, pairs: list[tuple[int, int]]) -> dict[int, list[tuple[int, int | None, str]]]:
+        """The events of each (room id, seq) pair after that seq, in log order (one statement for all).
+
+        Read on the relay's own connection, on the event loop (no thread, no pool checkout); psycopg
+        serialises its users, and prepares the statement on the server after a few uses.
+
+        Raises:
+            psycopg.Error: the database failed twice (a broken connection is replaced once).
+        """
+        ids = [rid for rid, _ in pairs]
+        after = [seq for _, seq in pairs]
+        for attempt in range(2):
+            try:
+                if self._reader is None or self._reader.closed:
+                    self._reader = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+                cur = await self._reader.execute(_READ, (ids, after))
+                found = await cur.fetchall()
+                break
+            except psycopg.OperationalError:
+                if self._reader is not None:
+                    with contextlib.suppress(Exception):
+                        await self._reader.close()
+                self._reader = None
+                if attempt:
+                    raise
+        out: dict[int, list[tuple[int, int | None, str]]] = {}
+        for rid, seq, seat, action in found:
+            out.setdefault(rid, []).append((seq, seat, action))
+        return out
+
+    async def catch_up_locked(self, room: Room) -> None:
+        """Bring a room up to the log (the caller holds its lock), sending the missed updates in order."""
+        rows = await self._read([(room.id, room.seq)])
+        await self._apply(room, rows.get(room.id, []))
+
+    async def catch_up(self, room: Room) -> None:
+        """Bring a room up to the log, taking its lock."""
+        async with room.lock:
+            await self.catch_up_locked(room)
+
+    async def _apply(self, room: Room, rows: list[tuple[int, int | None, str]]) -> None:
+        """Apply logged events to the cached game; each action's ``update`` goes to this process's clients."""
+        svc = self.service
+        groups = _group(rows, room.seq)
+        if groups is None:
+            await self._rebuild(room, "the log read has a gap")
+            return
+        for seat, texts in groups:
+            pending: Pending | None = None
+            try:
+                # The room's dice stream draws the same throw the committing process drew from it.
+                pending = room.match.prepare(texts[0], player=seat)
+                if [t for _, t in pending.events] != texts:
+                    raise ValueError(f"replayed {[t for _, t in pending.events]}, logged {texts}")
+            except Exception as exc:  # a log this process cannot follow step by step: rebuild the room
+                if pending is not None:
+                    room.match.discard(pending)
+                await self._rebuild(room, str(exc))
+                return
+            events = room.match.commit(pending)
+            if pending.state.is_terminal:
+                room.status = "finished"
+            room.last_active = datetime.now(UTC)
+            frame = self._frames.pop((room.code, room.seq), None)
+            if room.watchers > 0:
+                if frame is not None:  # the committing process's own text of this update
+                    self.deliver(room, frame)
+                else:
+                    view = state_view(pending.state, room.seq, room.views)
+                    await svc._emit(room, {"type": "update", "by": seat, "events": events, "state": view})
+
+    async def _rebuild(self, room: Room, why: str) -> None:
+        LOG.warning("relay: room %s is rebuilt from its log (%s)", room.code, why)
+        svc = self.service
+        fresh = svc.reload(room.code)  # rare: on the loop, so that nothing else sees half a room
+        if fresh.watchers > 0:
+            state = state_view(fresh.state, fresh.seq)
+            await svc._emit(fresh, {"type": "state", "room": fresh.info(), "state": state})
+
+    async def refresh_seats(self, room: Room) -> None:
+        """Re-read the room's seat claims (another process may have given a seat away)."""
+
+        def read() -> list[tuple[int, str | None, bool]]:
+            with Session(self.service.engine) as session:
+                rows = session.execute(
+                    select(SeatRow.seat, SeatRow.token_hash, SeatRow.claimed).where(SeatRow.game_id == room.id)
+                ).all()
+            return [(r.seat, r.token_hash, r.claimed) for r in rows]
+
+        for seat, digest, claimed in await asyncio.to_thread(read):
+            if 0 <= seat < len(room.seats):
+                room.seats[seat].token_hash = digest
+                room.seats[seat].claimed = claimed
+
+    async def seat_of(self, room: Room, token: str | None) -> int | None:
+        """The seat of a token, re-reading the claims once when this process does not know it."""
+        seat = room.seat_of(token)
+        if seat is None and token:
+            await self.refresh_seats(room)
+            seat = room.seat_of(token)
+        return seat
+
+    # -- sending ------------------------------------------------------------------------------------
+    def publish(self, room: Room, message: dict[str, Any]) -> None:
+        """Forward a message that is not in the log (``rematch``, ``seats``) to the other processes."""
+        kind = message.get("type")
+        if kind == "seats":  # only a claim matters elsewhere (who is online is each process's own view)
+            claims = tuple(s.claimed for s in room.seats)
+            if self._claims.get(room.code) == claims:
+                return
+            if len(self._claims) >= MAX_FRAMES:
+                self._claims.clear()
+            self._claims[room.code] = claims
+        elif kind != "rematch":
+            return
+        body = {"type": message["type"], "code": message.get("code")}
+        payload = f"m {self.token} {room.code} {json.dumps(body, separators=(',', ':'))}"
+        self._spawn(asyncio.to_thread(self._notify, payload))
+
+    def wake_leader(self, room: Room) -> None:
+        """Announce a room whose bot is to move before any event was logged (new rooms, rematches)."""
+        payload = f"e {room.code} {room.seq} 1"
+        self._spawn(asyncio.to_thread(self._notify, payload))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)  # held until done: the loop keeps only weak references to tasks
+        task.add_done_callback(self._background.discard)
+
+    def _notify(self, payload: str) -> None:
+        with contextlib.suppress(Exception), self.service.engine.begin() as conn:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+
+def _has_bots(room: Room) -> bool:
+    return any(s.is_bot for s in room.seats)
