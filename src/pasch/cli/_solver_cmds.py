@@ -87,6 +87,12 @@ def parse_sheet(rules: RuleSet, text: str) -> list[int | None]:
 def solve_cmd(
     rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=RULES_HELP)] = "yahtzee",
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if a cached table exists.")] = False,
+    distribution: Annotated[
+        bool,
+        typer.Option(
+            "--distribution", help="Also the exact final-score distribution of optimal play: sd, percentiles, P(>= s)."
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Build (or load from the cache) the optimal table; print the expected score and the build time."""
@@ -105,11 +111,50 @@ def solve_cmd(
             "from_cache": solver.from_cache,
             "table": str(table_path(rules)),
         }
+        if distribution:
+            info.update(_distribution_summary(solver))
         if as_json:
             print_json(info)
             return
         how = "loaded from cache" if solver.from_cache else f"built in {solver.build_seconds:.3f} s"
         console().print(f"{rules.id}: expected final score {solver.expected_start:.4f} ({how})", highlight=False)
+        if distribution:
+            _print_distribution(info)
+
+
+def _distribution_summary(solver: Any) -> dict[str, Any]:
+    """Mean, sd, percentiles and P(score >= s) of the exact distribution from the empty sheet."""
+    from pasch.solver import score_distribution
+
+    if not score_distribution_cached(solver):
+        from pasch.cli._common import err_console
+
+        err_console().print("pasch: computing the exact score distribution (once per rule set; then cached)…")
+    summary = score_distribution(solver).summary()
+    summary["mean"] = round(summary["mean"], 6)
+    summary["sd"] = round(summary["sd"], 6)
+    summary["p_at_least"] = {k: round(v, 8) for k, v in summary["p_at_least"].items()}
+    return summary
+
+
+def score_distribution_cached(solver: Any) -> bool:
+    """Whether the empty sheet's distribution of this solver's rule set is in the cache already."""
+    from pasch.solver import distribution_path
+
+    return bool(distribution_path(solver.rules).exists())
+
+
+def _print_distribution(info: dict[str, Any]) -> None:
+    out = console()
+    out.print(f"distribution of optimal play: mean {info['mean']:.4f}, sd {info['sd']:.4f}", highlight=False)
+    out.print(
+        "percentiles: " + ", ".join(f"{q}%: {v}" for q, v in info["percentiles"].items()),
+        highlight=False,
+    )
+    out.print(
+        "P(score >= s): " + ", ".join(f"{s}: {100 * p:.3f} %" for s, p in info["p_at_least"].items()),
+        highlight=False,
+    )
 
 
 @app.command("advise")
@@ -241,7 +286,12 @@ def simulate_cmd(
             "seconds": round(seconds, 4),
         }
         if plot is not None:
-            _plot(scores, plot, f"{rules.id}, {bot} bot, {games} games")
+            exact_dist = None
+            if bot == "optimal":
+                from pasch.solver import score_distribution
+
+                exact_dist = score_distribution(_solver(rules))
+            _plot(scores, plot, f"{rules.id}, {bot} bot, {games} games", exact_dist)
             stats["plot"] = str(plot)
         if as_json:
             print_json(stats)
@@ -272,7 +322,8 @@ def _plot_path(path: Path) -> Path:
     return path
 
 
-def _plot(scores: np.ndarray, path: Path, title: str) -> None:
+def _plot(scores: np.ndarray, path: Path, title: str, exact: Any = None) -> None:
+    """Histogram with one bin per point; ``exact`` (a ScoreDistribution) is drawn over it, scaled to games."""
     try:
         import matplotlib
 
@@ -281,7 +332,11 @@ def _plot(scores: np.ndarray, path: Path, title: str) -> None:
     except ImportError:
         raise InvalidActionError("--plot needs matplotlib: pip install 'pasch[plot]'") from None
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    ax.hist(scores, bins=min(80, max(1, int(scores.max() - scores.min()) + 1)), color="#3060a0")
+    lo, hi = int(scores.min()), int(scores.max())
+    ax.hist(scores, bins=[x - 0.5 for x in range(lo, hi + 2)], color="#3060a0", label="simulated")
+    if exact is not None:
+        ax.step(exact.scores, exact.probs * len(scores), where="mid", color="#e08020", lw=0.8, label="exact")
+        ax.set_xlim(lo - 1, hi + 1)
     ax.axvline(float(scores.mean()), color="#c03030", label=f"mean {scores.mean():.2f}")
     ax.set_xlabel("final score")
     ax.set_ylabel("games")

@@ -18,13 +18,14 @@ import importlib
 import inspect
 from typing import Any
 
+from pasch.solver._dist import ScoreDistribution, distribution_path, score_distribution
 from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, shared_solver
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, build_values, cache_dir, load_or_build, table_path
 
-KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany")
+KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist")
 """The modules of the solver's Numba kernels, shared pieces first."""
 
 TASKS = {
@@ -44,6 +45,7 @@ __all__ = [
     "TASKS",
     "Option",
     "Prep",
+    "ScoreDistribution",
     "SlackTable",
     "Solver",
     "StateKey",
@@ -53,9 +55,11 @@ __all__ = [
     "cache_dir",
     "clear_shared",
     "compiled",
+    "distribution_path",
     "kernels",
     "load_or_build",
     "prepare",
+    "score_distribution",
     "shared_solver",
     "slack_table",
     "solve",

@@ -12,18 +12,27 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pasch.rules import column_totals
+from pasch.rules import RuleSet, column_totals
 from pasch.solver._table import SOLVER_VERSION, cache_name, load_array, store_array
 
 if TYPE_CHECKING:
     from pasch.solver._query import Solver
 
-__all__ = ["DIST_VERSION", "PERCENTILES", "THRESHOLDS", "ScoreDistribution", "max_gain", "score_distribution"]
+__all__ = [
+    "DIST_VERSION",
+    "PERCENTILES",
+    "THRESHOLDS",
+    "ScoreDistribution",
+    "distribution_path",
+    "max_gain",
+    "score_distribution",
+]
 
 DIST_VERSION = 1
 """Bump when the distribution's computation changes: cached empty-sheet distributions are then stale."""
@@ -126,6 +135,11 @@ def _future(solver: Solver, mask: int, flag: int, upper: int) -> F64:
     return out[: last + 1]
 
 
+def distribution_path(rules: RuleSet) -> Path:
+    """The cache file of a rule set's empty-sheet distribution."""
+    return cache_name("dist", rules.id, SOLVER_VERSION, DIST_VERSION)
+
+
 def score_distribution(
     solver: Solver, scores: Sequence[int | None] | None = None, *, extra: int = 0, use_cache: bool = True
 ) -> ScoreDistribution:
@@ -149,7 +163,7 @@ def score_distribution(
     offset = column_totals(solver.rules, scores, extra).total
     if key.mask != 0 or not use_cache:
         return ScoreDistribution(_readonly(_future(solver, key.mask, key.flag, key.upper)), offset)
-    path = cache_name("dist", solver.rules.id, SOLVER_VERSION, DIST_VERSION)
+    path = distribution_path(solver.rules)
     meta = {"rules": solver.rules.id, "version": DIST_VERSION, "solver": SOLVER_VERSION}
     probs: F64 | None = None
     with contextlib.suppress(OSError, ValueError):
