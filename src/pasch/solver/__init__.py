@@ -25,7 +25,7 @@ from pasch.solver._shared import clear_shared, shared_solver
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, build_values, cache_dir, load_or_build, table_path
 
-KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist")
+KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget")
 """The modules of the solver's Numba kernels, shared pieces first."""
 
 TASKS = {
