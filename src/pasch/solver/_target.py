@@ -74,7 +74,7 @@ def _states(p: Prep) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.
     upper = [i for i in range(n) if p.is_upper[i]]
     values = {i: sorted({int(v) for v in np.unique(p.points[..., i])}) for i in upper}
     reach: dict[tuple[int, ...], list[int]] = {}
-    W = p.lanes
+    lanes = p.lanes
     nf = p.n_flags
     layers: list[list[int]] = [[] for _ in range(n + 1)]
     for m in p.masks:
@@ -89,14 +89,14 @@ def _states(p: Prep) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.
         layer = layers[bin(mask).count("1")]
         for f in flags:
             for u in reach[key]:
-                layer.append((mask * nf + f) * W + u)
+                layer.append((mask * nf + f) * lanes + u)
     keys = np.array([k for layer in layers for k in layer], dtype=np.int64)
     start = np.zeros(n + 2, dtype=np.int64)
     start[1:] = np.cumsum([len(layer) for layer in layers])
-    sidx = np.full((1 << n, nf, W), -1, dtype=np.int32)
+    sidx = np.full((1 << n, nf, lanes), -1, dtype=np.int32)
     for row, k in enumerate(keys):
-        u = int(k) % W
-        mf = int(k) // W
+        u = int(k) % lanes
+        mf = int(k) // lanes
         sidx[mf // nf, mf % nf, u] = row
     return keys, start, sidx
 
@@ -285,7 +285,8 @@ class TargetTable:
 
 def quantise(theta: npt.NDArray[Any]) -> npt.NDArray[np.uint16]:
     """Probabilities as uint16 (``round(p * 65535)``)."""
-    return np.rint(np.clip(theta, 0.0, 1.0) * QUANT).astype(np.uint16)
+    out: npt.NDArray[np.uint16] = np.rint(np.clip(theta, 0.0, 1.0) * QUANT).astype(np.uint16)
+    return out
 
 
 def target_table(solver: Solver, *, use_cache: bool = True, force: bool = False) -> TargetTable:
