@@ -32,7 +32,7 @@ def test_every_bot_of_the_registry_is_made_once_per_name() -> None:
 
 def test_bots_for_a_game_and_checks() -> None:
     kniffel, knaster = get("kniffel"), get("knaster")
-    assert [b.name for b in bot_kinds_for(kniffel)] == ["optimal", "greedy", "random"]
+    assert [b.name for b in bot_kinds_for(kniffel)] == ["optimal", "win", "greedy", "random"]
     assert "knaster" in [b.name for b in bot_kinds_for(knaster, offered_only=False)]
     assert "multi" not in [b.name for b in bot_kinds_for(knaster, offered_only=False)]
     check_bot("bot:knaster", knaster)

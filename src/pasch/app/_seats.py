@@ -78,6 +78,11 @@ BOT_KINDS: tuple[BotKind, ...] = (
         "optimal",
         "the strongest: exact optimal play on one-column sheets, the best heuristic bot elsewhere",
     ),
+    BotKind(
+        "win",
+        "plays for the win: the best chance of finishing ahead of every opponent (one-column sheets)",
+        knaster=False,
+    ),
     BotKind("greedy", "throws once and takes the box that pays most now"),
     BotKind("random", "any legal move, uniformly at random"),
     BotKind("multi", "the multi-column bot (per-column exact tables)", offered=False, knaster=False),

@@ -15,7 +15,7 @@ from pasch.cli._common import console, guard, print_json
 from pasch.errors import InvalidActionError, RuleSetError
 from pasch.rules import GameKind, RuleSet, get
 
-__all__ = ["advise_cmd", "parse_sheet", "review_cmd", "simulate_cmd", "solve_cmd"]
+__all__ = ["advise_cmd", "duel_cmd", "parse_sheet", "review_cmd", "simulate_cmd", "solve_cmd"]
 
 RULES_HELP = "Rule set, e.g. yahtzee, kniffel+forced, yatzy (single column)."
 JSON_HELP = "Print one JSON object on stdout."
@@ -166,6 +166,14 @@ def advise_cmd(
     sharp: Annotated[
         bool | None, typer.Option("--sharp/--not-sharp", help="+sharp: dice from one throw of all five.")
     ] = None,
+    objective: Annotated[
+        str, typer.Option("--objective", help="expected (score), target (reach --target) or win (--opponent).")
+    ] = "expected",
+    target: Annotated[int | None, typer.Option("--target", help="The score to reach (--objective target).")] = None,
+    opponent: Annotated[
+        list[str] | None,
+        typer.Option("--opponent", help='An opponent\'s sheet, e.g. "ones=3 chance=22" (repeatable; --objective win).'),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Every option in a situation with its value (expected remaining score), and the best one."""
@@ -177,8 +185,12 @@ def advise_cmd(
         if not 0 <= rolls_left < rules.throws:
             raise InvalidActionError(f"--rolls-left {rolls_left}: must be 0 to {rules.throws - 1}")
         scores = parse_sheet(rules, sheet)
+        _check_objective(objective, target, opponent)
         solver = _solver(rules)
         solver.state_key(scores)  # validates the sheet before any work
+        if objective != "expected":
+            _advise_objective(solver, scores, roll, rolls_left, sharp, objective, target, opponent or [], as_json)
+            return
         options = solver.options(scores, roll, rolls_left, sharp)
         best = options[0]
         if as_json:
@@ -211,6 +223,73 @@ def advise_cmd(
         out = console()
         out.print(table)
         out.print(f"best: {best.action_text} ({best.value:.4f})", highlight=False)
+
+
+OBJECTIVES = ("expected", "target", "win")
+
+
+def _check_objective(objective: str, target: int | None, opponents: list[str] | None) -> None:
+    """Raises InvalidActionError for an unknown objective or one missing its --target / --opponent."""
+    if objective not in OBJECTIVES:
+        raise InvalidActionError(f"--objective {objective!r}: choose {', '.join(OBJECTIVES)}")
+    if objective == "target" and (target is None or target < 1):
+        raise InvalidActionError("--objective target needs --target N (a score of at least 1)")
+    if objective == "win" and not opponents:
+        raise InvalidActionError('--objective win needs at least one --opponent "SHEET"')
+    if objective != "target" and target is not None:
+        raise InvalidActionError("--target goes with --objective target")
+    if objective != "win" and opponents:
+        raise InvalidActionError("--opponent goes with --objective win")
+
+
+def _advise_objective(
+    solver: Any,
+    scores: list[int | None],
+    roll: tuple[int, ...],
+    rolls_left: int,
+    sharp: bool | None,
+    objective: str,
+    target: int | None,
+    opponents: list[str],
+    as_json: bool,
+) -> None:
+    """``advise --objective target|win``: every option with its probability of reaching the target or winning."""
+    from pasch.solver import score_distribution, target_table
+
+    rules = solver.rules
+    table = target_table(solver)
+    info: dict[str, Any] = {"rules": rules.id, "dice": list(roll), "rolls_left": rolls_left, "objective": objective}
+    if objective == "target":
+        assert target is not None
+        options = table.options(scores, roll, rolls_left, target, sharp)
+        info["target"] = target
+    else:
+        sheets = [parse_sheet(rules, text) for text in opponents]
+        dists = [score_distribution(solver, s) for s in sheets]
+        options = table.win_options(scores, roll, rolls_left, dists, sharp)
+        info["opponents"] = [
+            {"sheet": text, "expected_final": round(d.mean, 6)} for text, d in zip(opponents, dists, strict=True)
+        ]
+    best = options[0]
+    info["best"] = best.action_text
+    info["options"] = [
+        {"action": o.action_text, "probability": round(o.probability, 6), "points": o.points} for o in options
+    ]
+    if as_json:
+        print_json(info)
+        return
+    from rich.table import Table
+
+    what = f"P(score >= {target})" if objective == "target" else "P(win)"
+    table_out = Table(title=f"{rules.id}: dice {' '.join(map(str, roll))}, {rolls_left} rolls left, {what}")
+    table_out.add_column("option")
+    table_out.add_column("points now", justify="right")
+    table_out.add_column(what, justify="right")
+    for o in options:
+        table_out.add_row(o.action_text, "" if o.points is None else str(o.points), f"{100 * o.probability:.2f} %")
+    out = console()
+    out.print(table_out)
+    out.print(f"best: {best.action_text} ({what} = {100 * best.probability:.2f} %)", highlight=False)
 
 
 MAX_GAMES = 20_000_000
@@ -345,6 +424,49 @@ def _plot(scores: np.ndarray, path: Path, title: str, exact: Any = None) -> None
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+@app.command("duel")
+def duel_cmd(
+    rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=RULES_HELP)] = "yahtzee",
+    bots: Annotated[str, typer.Option("--bots", help="Two bots, e.g. win,optimal.")] = "win,optimal",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Games to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+) -> None:
+    """Seeded two-player games between two bots (seats alternate): win rates, ties and 95 % intervals."""
+    with guard():
+        from pasch.app import duel
+
+        rules = _rules(rules_text)
+        names = tuple(b.strip() for b in bots.split(","))
+        if len(names) != 2 or not all(names):
+            raise InvalidActionError(f"--bots {bots!r}: name two bots, e.g. win,optimal")
+        try:
+            result = duel(rules, (names[0], names[1]), games, seed)
+        except ValueError as exc:
+            raise InvalidActionError(f"--bots {bots!r}: {exc}") from None
+        data = {
+            "rules": result.rules,
+            "games": result.games,
+            "seed": result.seed,
+            "ties": result.ties,
+            "bots": [
+                {"bot": s.bot, "wins": s.wins, "win_rate": s.win_rate, "ci95": [s.ci95[0], s.ci95[1]]}
+                for s in result.sides
+            ],
+        }
+        if as_json:
+            print_json(data)
+            return
+        out = console()
+        out.print(f"{rules.id}: {games} games (seed {seed}), {result.ties} ties", highlight=False)
+        for s in result.sides:
+            out.print(
+                f"{s.bot}: {s.wins} wins, win rate {100 * s.win_rate:.2f} % "
+                f"(95 % interval {100 * s.ci95[0]:.2f} - {100 * s.ci95[1]:.2f} %)",
+                highlight=False,
+            )
 
 
 @app.command("review")
