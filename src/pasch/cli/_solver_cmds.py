@@ -472,6 +472,12 @@ def duel_cmd(
 @app.command("review")
 def review_cmd(
     log_path: Annotated[Path, typer.Argument(metavar="LOG", help="A finished game's log (JSON).")],
+    win: Annotated[
+        bool,
+        typer.Option(
+            "--win", help="Games of several players: P(win) before and after each decision (threshold tables)."
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Each decision of a game: what was played, the best option and the expected points lost."""
@@ -482,18 +488,8 @@ def review_cmd(
         log = GameLog.load(log_path)
         rules = _rules(log.rules)
         _first_use_notice(rules, ("options",))
-        got = review(log)
-        rows: list[dict[str, Any]] = [
-            {
-                "player": log.players[d.player],
-                "dice": list(d.dice),
-                "rolls_left": d.throws_left,
-                "played": d.played,
-                "best": d.best,
-                "loss": round(d.loss, 6),
-            }
-            for d in got.decisions
-        ]
+        got = review(log, win=win)
+        rows: list[dict[str, Any]] = [_review_row(log.players[d.player], d) for d in got.decisions]
         lost = got.lost
         totals = {name: got.totals[p] for p, name in enumerate(log.players)}
         summary: dict[str, Any] = {
@@ -506,6 +502,8 @@ def review_cmd(
         }
         if got.finished:
             summary["luck"] = {name: round(got.luck(p) or 0.0, 6) for p, name in enumerate(log.players)}
+        if got.beats is not None:
+            summary["beats"] = {name: round(got.beats[p], 6) for p, name in enumerate(log.players)}
         solver_start = got.expected_start
         if as_json:
             print_json(summary)
@@ -513,19 +511,41 @@ def review_cmd(
         from rich.table import Table
 
         table = Table(title=f"review: {log_path.name} ({rules.id})")
-        for head in ("player", "dice", "left", "played", "best", "lost"):
-            table.add_column(head, justify="right" if head in ("left", "lost") else "left")
+        heads = ["player", "dice", "left", "played", "best", "lost"]
+        with_win = any("p_win_before" in r for r in rows)
+        if with_win:
+            heads += ["P(win) before", "after"]
+        for head in heads:
+            table.add_column(head, justify="left" if head in ("player", "dice", "played", "best") else "right")
         for r in rows:
             mark = "" if r["loss"] < 1e-9 else f"{r['loss']:.3f}"
-            table.add_row(
-                r["player"], " ".join(map(str, r["dice"])), str(r["rolls_left"]), r["played"], r["best"], mark
-            )
+            cells = [r["player"], " ".join(map(str, r["dice"])), str(r["rolls_left"]), r["played"], r["best"], mark]
+            if with_win:
+                cells += [f"{100 * r['p_win_before']:.1f} %", f"{100 * r['p_win_after']:.1f} %"]
+            table.add_row(*cells)
         out = console()
         out.print(table)
         for p, name in enumerate(log.players):
             out.print(
                 f"{name}: final {totals[name]}, expected points lost {lost[p]:.3f} "
                 f"(optimal play from the start expects {solver_start:.2f})"
-                + ("" if got.luck(p) is None else f", luck {got.luck(p):+.2f}"),
+                + ("" if got.luck(p) is None else f", luck {got.luck(p):+.2f}")
+                + ("" if got.beats is None else f"; beats {100 * got.beats[p]:.1f} % of optimal games"),
                 highlight=False,
             )
+
+
+def _review_row(player: str, d: Any) -> dict[str, Any]:
+    """One decision of ``pasch review`` as a JSON row (P(win) only when the review computed it)."""
+    row: dict[str, Any] = {
+        "player": player,
+        "dice": list(d.dice),
+        "rolls_left": d.throws_left,
+        "played": d.played,
+        "best": d.best,
+        "loss": round(d.loss, 6),
+    }
+    if d.p_win_before is not None:
+        row["p_win_before"] = round(d.p_win_before, 6)
+        row["p_win_after"] = round(d.p_win_after, 6)
+    return row
