@@ -106,3 +106,19 @@ def test_advise_objectives_on_the_command_line() -> None:
     assert len(data["opponents"]) == 2 and 0 < data["options"][0]["probability"] < 1
     for bad in (["--objective", "win"], ["--objective", "target"], ["--objective", "fun"], ["--target", "200"]):
         assert runner.invoke(app, [*args, *bad]).exit_code == 2, bad
+
+
+def test_advice_can_show_the_win_probability() -> None:
+    from pasch.app import advise
+
+    rng = np.random.default_rng(4)
+    game = Game(RULES, ["a", "b"], rng=rng)
+    bot = make_bot("optimal")
+    while game.state.dice is None:
+        game.act(bot.choose(game.state, rng))
+    plain = advise(game.state)
+    assert all(o.p_win is None for o in plain.options)
+    got = advise(game.state, win=True)
+    assert [str(o.action) for o in got.options] == [str(o.action) for o in plain.options]
+    assert all(o.p_win is not None and 0.0 <= o.p_win <= 1.0 for o in got.options)
+    assert max(o.p_win or 0.0 for o in got.options) > 0.0
