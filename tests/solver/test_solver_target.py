@@ -125,3 +125,24 @@ def test_target_table_is_cached(tmp_path: object, monkeypatch: pytest.MonkeyPatc
     empty = [None] * solver.prep.n_boxes
     assert 0.0 < first.p_reach(empty, 200) < 1.0
     assert first.p_reach(empty, 0) == 1.0
+
+
+@pytest.mark.parametrize("rules", SMALL[:6] + SMALL[7:], ids=lambda r: r.id)
+def test_survival_rows_are_the_exact_distributions(rules: RuleSet) -> None:
+    """Each row of the survival table equals P(>= t) of the forward-propagated distribution."""
+    from pasch.solver import score_distribution
+    from pasch.solver._target import SurvivalTable, build_survival
+
+    solver = Solver(rules, build_values(rules, np.float64))
+    theta, sidx = build_survival(solver)
+    table = SurvivalTable(solver, theta, sidx)
+    rng = random.Random(rules.id)
+    scores: list[int | None] = [None] * len(rules.categories)
+    for _ in range(len(scores)):
+        want = score_distribution(solver, scores, use_cache=False)
+        got = table.distribution(scores)
+        assert got.offset == want.offset
+        for t in range(want.offset, want.offset + theta.shape[1]):
+            assert got.p_at_least(t) == pytest.approx(want.p_at_least(t), abs=TOL), (scores, t)
+        roll = rng.choice(space(rules.dice, rules.faces).rolls)
+        scores = list(rng.choice(entries(rules, tuple(scores), roll, False))[1])

@@ -21,7 +21,8 @@ class WinBot(Bot):
 
     Each option is valued by the threshold tables (P(reaching t more points) under the best play for
     each t) weighted by the law of the best opponent's final score, from the opponents' exact
-    remaining-score distributions under expected-score play (:meth:`TargetTable.win_options`). Alone
+    remaining-score distributions under expected-score play (:meth:`TargetTable.win_options`; the
+    distributions are rows of the survival table, :func:`~pasch.solver.survival_table`). Alone
     at the table, in multi-column games and in Knaster it plays as :class:`OptimalBot`.
 
     Args:
@@ -38,8 +39,12 @@ class WinBot(Bot):
         self._lock = threading.Lock()
 
     def distribution(self, solver: Any, scores: tuple[int | None, ...], extra: int) -> Any:
-        """An opponent's final-score distribution (cached per rule set, column and extra points)."""
-        from pasch.solver import score_distribution
+        """An opponent's final-score distribution (cached per rule set, column and extra points).
+
+        Read off the rule set's survival table (one row per state, uint16 precision), not propagated
+        forward: a bot decides thousands of times per second in a duel.
+        """
+        from pasch.solver import survival_table
 
         key = (solver.rules.id, scores, extra)
         with self._lock:
@@ -47,7 +52,7 @@ class WinBot(Bot):
             if got is not None:
                 self._dists.move_to_end(key)
                 return got
-        got = score_distribution(solver, list(scores), extra=extra)
+        got = survival_table(solver).distribution(list(scores), extra)
         with self._lock:
             self._dists[key] = got
             while len(self._dists) > _CACHE_SIZE:

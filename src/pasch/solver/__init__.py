@@ -24,7 +24,7 @@ from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, shared_solver
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, build_values, cache_dir, load_or_build, table_path
-from pasch.solver._target import TargetOption, TargetTable, target_table
+from pasch.solver._target import SurvivalTable, TargetOption, TargetTable, survival_table, target_table
 
 KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget")
 """The modules of the solver's Numba kernels, shared pieces first."""
@@ -50,6 +50,7 @@ __all__ = [
     "SlackTable",
     "Solver",
     "StateKey",
+    "SurvivalTable",
     "Tables",
     "TargetOption",
     "TargetTable",
@@ -66,6 +67,7 @@ __all__ = [
     "shared_solver",
     "slack_table",
     "solve",
+    "survival_table",
     "table_path",
     "tables",
     "target_table",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pasch.solver._kparts import _expect, _legal, _turn
+from pasch.solver._kparts import _decide, _expect, _legal, _rebase, _rows, _stops, _turn
 
 
 @njit(cache=True, nogil=True)
@@ -188,3 +188,156 @@ def _target_options(theta, scale, sidx, mask, flag, u, need, L, roll, rolls_left
             k = T.rsub[roll, q]
             for j in range(L):
                 keep_out[k, j] = save[rolls_left - 1, k, j]
+
+
+@njit(cache=True, nogil=True)
+def _box_row(theta, sidx, mask, flag, u, s, r, c, i, L, T, out):
+    """``out[j]``: P(at least ``j`` more points) after entering throw ``r`` in box ``i`` (lanes from 0).
+
+    Args:
+        theta: the table being built (later layers filled in).
+        sidx: the row of each state.
+        mask: filled-box mask.
+        flag: the all-alike flag.
+        u: capped upper total.
+        s: 1 for a sharp throw (``+sharp``), else 0.
+        r: the throw.
+        c: the throw's scoring context.
+        i: the box.
+        L: lanes.
+        T: the rule set's tables.
+        out: output lanes.
+    """
+    row = T.rowsel[c, s, r, i]
+    p = T.row_up[row]
+    gain = T.total[c, s, r, i]
+    if u < T.thr <= u + p:
+        gain += T.ibonus
+    nm = mask | (1 << T.row_box[row])
+    mode = T.row_mode[row]
+    nf = flag if mode == 0 else mode - 1
+    if T.n_flags == 1:
+        nf = 0
+    src = theta[sidx[nm, nf, min(u + p, T.thr)]]
+    for j in range(L):
+        need = j - gain
+        out[j] = 1.0 if need <= 0 else (src[need] if need < L else 0.0)
+
+
+@njit(cache=True, nogil=True)
+def _survive_layer(V, theta, sidx, keys, lo, hi_end, T, th, n_threads):
+    """Fill P(at least ``t`` more points) under the expected-score-optimal policy for one layer's states.
+
+    The decisions are those of :func:`~pasch.solver._kparts._decide` on the value table ``V`` (the
+    policy of ``best``, the simulation and the distributions); only the lanes differ from the threshold
+    table: each throw's lanes are those of the option that policy takes, not the best per lane.
+
+    Args:
+        V: the value table (expected further scores) in the tables' dtype.
+        theta: the survival table ``[state, t]``; the layer's rows are written.
+        sidx: the row of each state.
+        keys: state keys, layer by layer.
+        lo: first state of the layer in ``keys``.
+        hi_end: end of the layer in ``keys``.
+        T: the rule set's tables (in ``V``'s dtype).
+        th: this call's share.
+        n_threads: calls sharing the layer.
+    """
+    n = T.tier.shape[2]
+    W = sidx.shape[2]
+    n_flags = sidx.shape[1]
+    L = theta.shape[1]
+    n_groups = T.group_match.shape[0]
+    n_rolls = T.grp.shape[0]
+    n_keeps = T.keep_add.shape[0]
+    n_small = T.n_small
+    stages = T.stages
+    n_sharp = T.n_sharp
+    faces = T.keep_add.shape[1]
+    X = np.empty((T.row_box.shape[0], 1), V.dtype)
+    stop = np.empty((n_sharp, n_rolls, 1), V.dtype)
+    A = np.empty((n_keeps, 1), V.dtype)
+    Sv = np.empty((n_rolls, 1), V.dtype)
+    tmp = np.empty((1, 1), V.dtype)
+    base = np.empty(1, V.dtype)
+    save = np.empty((max(stages, 1), n_keeps, 1), V.dtype)
+    legal = np.empty((n_groups, n), np.int32)
+    nlegal = np.empty(n_groups, np.int32)
+    ctxg = np.empty(n_groups, np.int32)
+    legal_row = np.empty(n, np.int32)
+    B = np.empty((n_sharp, n_rolls, L), np.float64)  # lanes of the policy's box for each throw
+    box_of = np.empty((n_sharp, n_rolls), np.int64)
+    H = np.empty((n_sharp, n_rolls, L), np.float64)  # lanes of each throw at this stage
+    K = np.empty((n_keeps, L), np.float64)  # lanes of each keep (throwing with the stage's rolls left)
+    acc = np.empty(L, np.float64)
+    for q in range(lo + th, hi_end, n_threads):
+        key = keys[q]
+        u = key % W
+        mf = key // W
+        mask = mf // n_flags
+        flag = mf % n_flags
+        y_filled = T.y_box >= 0 and (mask >> T.y_box) & 1
+        yclass = 0 if not y_filled else 1 + flag
+        _legal(mask, yclass, T, legal, nlegal, ctxg)
+        _rows(V, mask, flag, np.int64(u), 1, T, X)
+        _rebase(X, 1, mask, T, base)
+        _stops(X, 1, legal, nlegal, ctxg, T, tmp, stop)
+        _turn(stop, A, Sv, tmp, 1, stages, T, save)
+        for s in range(n_sharp):
+            for r in range(n_rolls):
+                box, _k, _v, c = _decide(
+                    X, save, 0, mask, flag, r, 0, s, T.tier, T.rowsel, T.cval, T.grp, T.y_box,
+                    T.group_match, T.rsub, T.n_rsub, legal_row,
+                )  # fmt: skip
+                box_of[s, r] = box
+                _box_row(theta, sidx, mask, flag, u, s, r, c, box, L, T, B[s, r])
+        for t in range(stages + 1):
+            for s in range(n_sharp):
+                for r in range(n_rolls):
+                    keep = -1
+                    if t > 0:
+                        _b, keep, _v, _c = _decide(
+                            X, save, 0, mask, flag, r, t, s, T.tier, T.rowsel, T.cval, T.grp, T.y_box,
+                            T.group_match, T.rsub, T.n_rsub, legal_row,
+                        )  # fmt: skip
+                    src = B[s, r] if keep < 0 else K[keep]
+                    dst = H[s, r]
+                    for j in range(L):
+                        dst[j] = src[j]
+            if t == stages:
+                break
+            for r in range(n_rolls):
+                for j in range(L):
+                    K[n_small + r, j] = H[0, r, j]
+            for k in range(n_small - 1, -1, -1):
+                a = K[k]
+                if k == 0 and n_sharp == 2:
+                    for j in range(L):
+                        a[j] = 0.0
+                    for r in range(n_rolls):
+                        pr = T.prob64[r]
+                        h = H[1, r]
+                        for j in range(L):
+                            a[j] += pr * h[j]
+                else:
+                    for j in range(L):
+                        a[j] = 0.0
+                    for f in range(faces):
+                        b = K[T.keep_add[k, f]]
+                        for j in range(L):
+                            a[j] += b[j]
+                    for j in range(L):
+                        a[j] /= faces
+        s0 = 1 if n_sharp == 2 else 0
+        for j in range(L):
+            acc[j] = 0.0
+        for r in range(n_rolls):
+            pr = T.prob64[r]
+            h = H[s0, r]
+            for j in range(L):
+                acc[j] += pr * h[j]
+        dst = theta[sidx[mask, flag, u]]
+        dst[0] = 1.0
+        for j in range(1, L):
+            v = acc[j]
+            dst[j] = 1.0 if v > 1.0 else v

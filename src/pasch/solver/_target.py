@@ -30,7 +30,17 @@ from pasch.solver._table import SOLVER_VERSION, cache_name, default_threads, loa
 if TYPE_CHECKING:
     from pasch.solver._query import Solver
 
-__all__ = ["MAX_WIDTH", "TARGET_VERSION", "TargetOption", "TargetTable", "build_target", "target_table"]
+__all__ = [
+    "MAX_WIDTH",
+    "TARGET_VERSION",
+    "SurvivalTable",
+    "TargetOption",
+    "TargetTable",
+    "build_survival",
+    "build_target",
+    "survival_table",
+    "target_table",
+]
 
 TARGET_VERSION = 1
 """Bump when the threshold tables change: cached files are then stale."""
@@ -129,6 +139,92 @@ def build_target(
         if hi > lo:
             run_threads(_target_layer, min(n_threads, hi - lo), theta, sidx, keys, lo, hi, t)
     return theta, sidx
+
+
+def build_survival(
+    solver: Solver, threads: int | None = None, width: int | None = None
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int32]]:
+    """P(at least t more points) under the expected-score-optimal policy, for every state and t < width.
+
+    The same layout as :func:`build_target`, in the dtype of the solver's value table: each row is the
+    survival function of the exact distribution of :func:`~pasch.solver.score_distribution` (truncated at
+    the width), read in O(1) instead of a forward propagation.
+
+    Raises:
+        RuleSetError: a rule set the solver does not handle.
+    """
+    from pasch.solver._ktarget import _survive_layer
+
+    p = solver.prep
+    keys, start, sidx = _states(p)
+    w = width or table_width(p)
+    dtype = solver.values.dtype
+    theta = np.zeros((len(keys), w), dtype=dtype)
+    n = p.n_boxes
+    theta[start[n] : start[n + 1], 0] = 1.0
+    t = tables(p, dtype)
+    values = np.ascontiguousarray(solver.values)
+    n_threads = max(1, min(threads or default_threads(), default_threads()))
+    for layer in range(n - 1, -1, -1):
+        lo, hi = int(start[layer]), int(start[layer + 1])
+        if hi > lo:
+            run_threads(_survive_layer, min(n_threads, hi - lo), values, theta, sidx, keys, lo, hi, t)
+    return theta, sidx
+
+
+class SurvivalTable:
+    """Remaining-score distributions of expected-score play, one table row per state (uint16 on disk)."""
+
+    def __init__(self, solver: Solver, theta: npt.NDArray[Any], sidx: npt.NDArray[np.int32], seconds: float = 0.0):
+        self.solver = solver
+        self.theta = theta
+        self.sidx = sidx
+        self.scale = 1.0 / QUANT if theta.dtype == np.uint16 else 1.0
+        self.build_seconds = seconds
+
+    def distribution(self, scores: Sequence[int | None], extra: int = 0) -> Any:
+        """The final-score distribution of a column played for the expected score from here.
+
+        Exact up to the table's precision (uint16: 7.7e-6 per value) and width (more points count as the last).
+
+        Raises:
+            InvalidActionError: a bad column.
+        """
+        from pasch.solver._dist import ScoreDistribution
+
+        key = self.solver.state_key(scores)
+        sur = np.asarray(self.theta[self.sidx[key.mask, key.flag, key.upper]], dtype=np.float64) * self.scale
+        sur = np.minimum.accumulate(np.clip(sur, 0.0, 1.0))
+        probs = np.append(sur[:-1] - sur[1:], sur[-1])
+        last = int(np.flatnonzero(probs)[-1]) if probs.any() else 0
+        probs = probs[: last + 1]
+        return ScoreDistribution(probs / probs.sum(), column_totals(self.solver.rules, scores, extra).total)
+
+
+def survival_table(solver: Solver, *, use_cache: bool = True) -> SurvivalTable:
+    """The survival table of a solver's rule set: from the cache, or built, quantised and stored.
+
+    Raises:
+        RuleSetError: a rule set the solver does not handle.
+    """
+    p = solver.prep
+    keys, _start, sidx = _states(p)
+    w = table_width(p)
+    path = cache_name("survive", solver.rules.id, SOLVER_VERSION, TARGET_VERSION, w)
+    meta = {"rules": solver.rules.id, "version": TARGET_VERSION, "width": w}
+    if use_cache:
+        got = load_array(path, meta, (len(keys), w), np.uint16)  # type: ignore[arg-type]
+        if got is not None:
+            return SurvivalTable(solver, got, sidx)
+    start = time.perf_counter()
+    theta, sidx = build_survival(solver)
+    seconds = time.perf_counter() - start
+    q = quantise(theta)
+    del theta
+    if use_cache:
+        with contextlib.suppress(OSError):
+            store_array(path, q, {**meta, "build_seconds": seconds})
+    return SurvivalTable(solver, q, sidx, seconds)
 
 
 class TargetTable:
