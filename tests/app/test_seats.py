@@ -35,6 +35,9 @@ def test_bots_for_a_game_and_checks() -> None:
     assert [b.name for b in bot_kinds_for(kniffel)] == ["optimal", "greedy", "random"]
     assert "knaster" in [b.name for b in bot_kinds_for(knaster, offered_only=False)]
     assert "multi" not in [b.name for b in bot_kinds_for(knaster, offered_only=False)]
+    assert "win" in [b.name for b in bot_kinds_for(kniffel, offered_only=False)]  # named on request only
+    assert "win" not in [b.name for b in bot_kinds_for(knaster, offered_only=False)]
+    check_bot("bot:win", kniffel)
     check_bot("bot:knaster", knaster)
     check_bot("human", kniffel)
     with pytest.raises(ValueError, match="does not play"):

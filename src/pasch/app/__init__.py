@@ -8,6 +8,7 @@ Each concern lives here once, and the interfaces only render and route:
 - :func:`sheet_layout`: the score sheet's view model (rows, sums, bonus progress, totals);
 - :func:`play_bots`: the bot-turn loop (async, with a delay for people to follow);
 - :func:`review`: a game's decisions against the exact solver (points lost, luck);
+- :func:`duel`: head-to-head matches of two bots (win rates, 95 % intervals);
 - :func:`game_summary`: the end of a game (sections, ranking, comparison with earlier games).
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from pasch.app._advice import Advice, AdviceOption, advise
 from pasch.app._botloop import play_bots
+from pasch.app._duel import DuelResult, DuelSide, duel
 from pasch.app._layout import (
     BonusProgress,
     ColumnLayout,
@@ -51,6 +53,8 @@ __all__ = [
     "BotTurn",
     "ColumnLayout",
     "Decision",
+    "DuelResult",
+    "DuelSide",
     "GameSummary",
     "LayoutCache",
     "LayoutRow",
@@ -65,6 +69,7 @@ __all__ = [
     "advise",
     "bot_kinds_for",
     "check_bot",
+    "duel",
     "game_summary",
     "make_bot",
     "parse_seats",

@@ -47,6 +47,9 @@ class AdviceOption:
             same for the bot's ``estimate``; None where neither is known.
         estimate: the bot's own evaluation where it ranks options (Knaster): comparable within one decision
             only, not an expected score.
+        p_win: in single-column games of two to eight players advised with ``win=True``, the probability
+            of finishing ahead of every opponent after this option (playing for the win afterwards, the
+            opponents for their expected score); None otherwise. Interfaces show it where present.
     """
 
     action: Action
@@ -55,6 +58,7 @@ class AdviceOption:
     best: bool
     delta: float | None = None
     estimate: float | None = None
+    p_win: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,13 +166,45 @@ def _by_bot(state: State, rng: np.random.Generator | None) -> Advice:
     return Advice(suggestion, tuple(options), False, "bot:optimal")
 
 
-def advise(state: State, *, progress: Progress | None = None, rng: np.random.Generator | None = None) -> Advice:
+def _with_win(state: GameState, advice: Advice) -> Advice:
+    """The advice with each option's probability of winning (single-column games of 2 to 8 players)."""
+    from dataclasses import replace
+
+    from pasch.solver import score_distribution, shared_solver, target_table
+
+    if state.dice is None or not 2 <= len(state.players) <= 8 or state.rules.n_columns != 1:
+        return advice
+    solver = shared_solver(state.rules)
+    me = state.current_player
+    opponents = [
+        score_distribution(solver, list(state.sheets[p].columns[0].scores), extra=state.sheets[p].columns[0].extra)
+        for p in range(len(state.players))
+        if p != me
+    ]
+    col = state.sheets[me].columns[0]
+    got = target_table(solver).win_options(
+        list(col.scores), list(state.dice), int(state.throws_left), opponents, bool(state.sharp), col.extra
+    )
+    by_text = {o.action_text: o.probability for o in got}
+    options = tuple(replace(o, p_win=by_text.get(str(o.action))) for o in advice.options)
+    return replace(advice, options=options)
+
+
+def advise(
+    state: State,
+    *,
+    progress: Progress | None = None,
+    rng: np.random.Generator | None = None,
+    win: bool = False,
+) -> Advice:
     """The advice for the player to act in ``state``.
 
     Args:
         state: an unfinished state whose next action is a player's (not a chance node).
         progress: called as ``progress(done, total)`` while a solver table is built (once per rule set).
         rng: the generator a bot may use (the multi-column and Knaster bots are deterministic).
+        win: in single-column games of two to eight players, also each option's probability of winning
+            (:attr:`AdviceOption.p_win`; needs the rule set's threshold table, built once).
 
     Raises:
         IllegalActionError: the game is over or dice are in the air.
@@ -178,7 +214,7 @@ def advise(state: State, *, progress: Progress | None = None, rng: np.random.Gen
     if isinstance(state, GameState):
         exact = _exact(state, progress)
         if exact is not None:
-            return exact
+            return _with_win(state, exact) if win else exact
         if _waits_for_dice(state):
             return Advice(None, (), False, "bot:optimal", waiting_for_dice=True)
     elif not isinstance(state, KnasterState):  # pragma: no cover - every state is one of the two

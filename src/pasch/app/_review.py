@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pasch.engine import Action, GameLog, GameState, new_game
 from pasch.errors import LogError
@@ -45,6 +46,10 @@ class Decision:
         value_played: expected final score of the sheet after the action played, optimal play afterwards.
         value_best: the same for the best action.
         loss: expected points lost (``value_best - value_played``, never negative).
+        p_win_before: in a game of several players reviewed with ``win=True``, the probability of
+            finishing ahead of every opponent before the decision (playing for the win from here on,
+            the opponents for their expected score); else None.
+        p_win_after: the same after the action played.
     """
 
     index: int
@@ -57,6 +62,8 @@ class Decision:
     value_played: float
     value_best: float
     loss: float
+    p_win_before: float | None = None
+    p_win_after: float | None = None
 
     @property
     def is_best(self) -> bool:
@@ -76,6 +83,8 @@ class Review:
         lost: each player's expected points lost, in seat order.
         totals: each player's total at the end of the log, in seat order.
         expected_start: the expected final score of optimal play from the empty sheet.
+        beats: for a finished game, each player's share of games of optimal (expected-score) play that
+            end below the player's total (from the exact distribution of optimal play); else None.
     """
 
     rules: RuleSet
@@ -85,6 +94,7 @@ class Review:
     lost: tuple[float, ...]
     totals: tuple[int, ...]
     expected_start: float
+    beats: tuple[float, ...] | None = None
 
     def luck(self, player: int) -> float | None:
         """What the dice gave the player beyond expectation (``total - expected_start + lost``).
@@ -119,7 +129,7 @@ def reviewable(rules: RuleSet | str) -> bool:
     return rs.kind is GameKind.SHEET and rs.n_columns == 1
 
 
-def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None) -> Review:
+def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None, win: bool = False) -> Review:
     """Review a game's log decision by decision with the exact solver.
 
     The solver's table is loaded (or built once and cached); call this off a user interface's event loop.
@@ -127,6 +137,8 @@ def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None) 
     Args:
         log: the game's log (finished or not).
         progress: called as ``progress(done, total)`` while a solver table is built.
+        win: in a game of two to eight players, also each decision's probability of winning before and
+            after it (needs the rule set's threshold table: built once, minutes for the big rule sets).
 
     Raises:
         RuleSetError: the log's rules have no exact solver (several columns, Knaster).
@@ -144,6 +156,7 @@ def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None) 
         raise RuleSetError(f"{rules.id}: not a sheet game")
     decisions: list[Decision] = []
     lost = [0.0] * len(log.players)
+    win_of = _win_probabilities(solver) if win and 2 <= len(log.players) <= 8 else None
     for index, text in enumerate(log.actions):
         try:
             action = Action.parse(text)
@@ -161,6 +174,9 @@ def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None) 
                 value_played = value_best if played is None else base + float(played.value)
                 loss = max(0.0, value_best - value_played)
                 lost[player] += loss
+                before = after = None
+                if win_of is not None:
+                    before, after = win_of(state, str(action))
                 decisions.append(
                     Decision(
                         index=index,
@@ -173,6 +189,8 @@ def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None) 
                         value_played=value_played,
                         value_best=value_best,
                         loss=loss,
+                        p_win_before=before,
+                        p_win_after=after,
                     )
                 )
         try:
@@ -181,12 +199,51 @@ def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None) 
             raise LogError(f"action {index + 1} ({text!r}) is illegal: {exc}") from None
         assert isinstance(nxt, GameState)
         state = nxt
+    totals = tuple(state.total(p) for p in range(len(log.players)))
+    beats = None
+    if state.is_terminal:
+        from pasch.solver import score_distribution
+
+        dist = score_distribution(solver)
+        beats = tuple(dist.p_below(t) for t in totals)
     return Review(
         rules=rules,
         players=tuple(log.players),
         finished=state.is_terminal,
         decisions=tuple(decisions),
         lost=tuple(lost),
-        totals=tuple(state.total(p) for p in range(len(log.players))),
+        totals=totals,
         expected_start=float(solver.expected_start),
+        beats=beats,
     )
+
+
+def _win_probabilities(solver: Any) -> Callable[[GameState, str], tuple[float, float]]:
+    """``of(state, played)``: P(win) of the best option and of the one played, for the player to act."""
+    from pasch.solver import score_distribution, target_table
+
+    table = target_table(solver)
+    dists: dict[tuple[tuple[int | None, ...], int], Any] = {}
+
+    def dist(scores: tuple[int | None, ...], extra: int) -> Any:
+        key = (scores, extra)
+        if key not in dists:
+            dists[key] = score_distribution(solver, list(scores), extra=extra)
+        return dists[key]
+
+    def of(state: GameState, played: str) -> tuple[float, float]:
+        me = state.current_player
+        opponents = [
+            dist(tuple(state.sheets[p].columns[0].scores), state.sheets[p].columns[0].extra)
+            for p in range(len(state.players))
+            if p != me
+        ]
+        col = state.sheets[me].columns[0]
+        assert state.dice is not None
+        opts = table.win_options(
+            list(col.scores), list(state.dice), int(state.throws_left), opponents, bool(state.sharp), col.extra
+        )
+        chosen = next((o for o in opts if o.action_text == played), opts[0])
+        return opts[0].probability, chosen.probability
+
+    return of

@@ -78,6 +78,14 @@ BOT_KINDS: tuple[BotKind, ...] = (
         "optimal",
         "the strongest: exact optimal play on one-column sheets, the best heuristic bot elsewhere",
     ),
+    BotKind(
+        "win",
+        "plays for the win: the best chance of finishing ahead of every opponent (one-column sheets)",
+        # Named on request only (seats ``bot:win``): its first game of a full-size rule set builds a threshold
+        # table of about 0.5-1 GB in several minutes, which no setup screen should start unasked.
+        offered=False,
+        knaster=False,
+    ),
     BotKind("greedy", "throws once and takes the box that pays most now"),
     BotKind("random", "any legal move, uniformly at random"),
     BotKind("multi", "the multi-column bot (per-column exact tables)", offered=False, knaster=False),

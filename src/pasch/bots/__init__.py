@@ -13,11 +13,12 @@ import numpy as np
 from pasch.bots._base import Bot
 from pasch.bots._knaster import KnasterBot
 from pasch.bots._multi import MultiColumnBot
+from pasch.bots._win import WinBot
 from pasch.engine import Action, GameState, Keep, Roll, Score, State
 from pasch.errors import RuleSetError
 from pasch.rules import RuleSet
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "KnasterBot", "MultiColumnBot", "OptimalBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "KnasterBot", "MultiColumnBot", "OptimalBot", "RandomBot", "WinBot", "make_bot"]
 
 
 class RandomBot(Bot):
@@ -126,11 +127,12 @@ BOTS: dict[str, type[Bot]] = {
     "optimal": OptimalBot,
     "multi": MultiColumnBot,
     "knaster": KnasterBot,
+    "win": WinBot,
 }
 
 
 def make_bot(name: str) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``optimal``, ``multi``, ``knaster``).
+    """A bot by name (``random``, ``greedy``, ``optimal``, ``multi``, ``knaster``, ``win``).
 
     Raises:
         ValueError: unknown name.

@@ -15,7 +15,7 @@ from pasch.cli._common import console, guard, print_json
 from pasch.errors import InvalidActionError, RuleSetError
 from pasch.rules import GameKind, RuleSet, get
 
-__all__ = ["advise_cmd", "parse_sheet", "review_cmd", "simulate_cmd", "solve_cmd"]
+__all__ = ["advise_cmd", "duel_cmd", "parse_sheet", "review_cmd", "simulate_cmd", "solve_cmd"]
 
 RULES_HELP = "Rule set, e.g. yahtzee, kniffel+forced, yatzy (single column)."
 JSON_HELP = "Print one JSON object on stdout."
@@ -87,6 +87,12 @@ def parse_sheet(rules: RuleSet, text: str) -> list[int | None]:
 def solve_cmd(
     rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=RULES_HELP)] = "yahtzee",
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if a cached table exists.")] = False,
+    distribution: Annotated[
+        bool,
+        typer.Option(
+            "--distribution", help="Also the exact final-score distribution of optimal play: sd, percentiles, P(>= s)."
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Build (or load from the cache) the optimal table; print the expected score and the build time."""
@@ -105,11 +111,50 @@ def solve_cmd(
             "from_cache": solver.from_cache,
             "table": str(table_path(rules)),
         }
+        if distribution:
+            info.update(_distribution_summary(solver))
         if as_json:
             print_json(info)
             return
         how = "loaded from cache" if solver.from_cache else f"built in {solver.build_seconds:.3f} s"
         console().print(f"{rules.id}: expected final score {solver.expected_start:.4f} ({how})", highlight=False)
+        if distribution:
+            _print_distribution(info)
+
+
+def _distribution_summary(solver: Any) -> dict[str, Any]:
+    """Mean, sd, percentiles and P(score >= s) of the exact distribution from the empty sheet."""
+    from pasch.solver import score_distribution
+
+    if not score_distribution_cached(solver):
+        from pasch.cli._common import err_console
+
+        err_console().print("pasch: computing the exact score distribution (once per rule set; then cached)…")
+    summary = score_distribution(solver).summary()
+    summary["mean"] = round(summary["mean"], 6)
+    summary["sd"] = round(summary["sd"], 6)
+    summary["p_at_least"] = {k: round(v, 8) for k, v in summary["p_at_least"].items()}
+    return summary
+
+
+def score_distribution_cached(solver: Any) -> bool:
+    """Whether the empty sheet's distribution of this solver's rule set is in the cache already."""
+    from pasch.solver import distribution_path
+
+    return bool(distribution_path(solver.rules).exists())
+
+
+def _print_distribution(info: dict[str, Any]) -> None:
+    out = console()
+    out.print(f"distribution of optimal play: mean {info['mean']:.4f}, sd {info['sd']:.4f}", highlight=False)
+    out.print(
+        "percentiles: " + ", ".join(f"{q}%: {v}" for q, v in info["percentiles"].items()),
+        highlight=False,
+    )
+    out.print(
+        "P(score >= s): " + ", ".join(f"{s}: {100 * p:.3f} %" for s, p in info["p_at_least"].items()),
+        highlight=False,
+    )
 
 
 @app.command("advise")
@@ -120,6 +165,14 @@ def advise_cmd(
     sheet: Annotated[str, typer.Option("--sheet", help='Filled boxes, e.g. "ones=3 twos=6 yahtzee=50".')] = "",
     sharp: Annotated[
         bool | None, typer.Option("--sharp/--not-sharp", help="+sharp: dice from one throw of all five.")
+    ] = None,
+    objective: Annotated[
+        str, typer.Option("--objective", help="expected (score), target (reach --target) or win (--opponent).")
+    ] = "expected",
+    target: Annotated[int | None, typer.Option("--target", help="The score to reach (--objective target).")] = None,
+    opponent: Annotated[
+        list[str] | None,
+        typer.Option("--opponent", help='An opponent\'s sheet, e.g. "ones=3 chance=22" (repeatable; --objective win).'),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
@@ -132,10 +185,14 @@ def advise_cmd(
         if not 0 <= rolls_left < rules.throws:
             raise InvalidActionError(f"--rolls-left {rolls_left}: must be 0 to {rules.throws - 1}")
         scores = parse_sheet(rules, sheet)
+        _check_objective(objective, target, opponent)
         solver = _solver(rules)
         from pasch.solver import check_sheet
 
         check_sheet(solver, scores)  # a sheet the rules make impossible (fill order, five-alike box) is refused
+        if objective != "expected":
+            _advise_objective(solver, scores, roll, rolls_left, sharp, objective, target, opponent or [], as_json)
+            return
         options = solver.options(scores, roll, rolls_left, sharp)
         best = options[0]
         if as_json:
@@ -168,6 +225,73 @@ def advise_cmd(
         out = console()
         out.print(table)
         out.print(f"best: {best.action_text} ({best.value:.4f})", highlight=False)
+
+
+OBJECTIVES = ("expected", "target", "win")
+
+
+def _check_objective(objective: str, target: int | None, opponents: list[str] | None) -> None:
+    """Raises InvalidActionError for an unknown objective or one missing its --target / --opponent."""
+    if objective not in OBJECTIVES:
+        raise InvalidActionError(f"--objective {objective!r}: choose {', '.join(OBJECTIVES)}")
+    if objective == "target" and (target is None or target < 1):
+        raise InvalidActionError("--objective target needs --target N (a score of at least 1)")
+    if objective == "win" and not opponents:
+        raise InvalidActionError('--objective win needs at least one --opponent "SHEET"')
+    if objective != "target" and target is not None:
+        raise InvalidActionError("--target goes with --objective target")
+    if objective != "win" and opponents:
+        raise InvalidActionError("--opponent goes with --objective win")
+
+
+def _advise_objective(
+    solver: Any,
+    scores: list[int | None],
+    roll: tuple[int, ...],
+    rolls_left: int,
+    sharp: bool | None,
+    objective: str,
+    target: int | None,
+    opponents: list[str],
+    as_json: bool,
+) -> None:
+    """``advise --objective target|win``: every option with its probability of reaching the target or winning."""
+    from pasch.solver import score_distribution, target_table
+
+    rules = solver.rules
+    table = target_table(solver)
+    info: dict[str, Any] = {"rules": rules.id, "dice": list(roll), "rolls_left": rolls_left, "objective": objective}
+    if objective == "target":
+        assert target is not None
+        options = table.options(scores, roll, rolls_left, target, sharp)
+        info["target"] = target
+    else:
+        sheets = [parse_sheet(rules, text) for text in opponents]
+        dists = [score_distribution(solver, s) for s in sheets]
+        options = table.win_options(scores, roll, rolls_left, dists, sharp)
+        info["opponents"] = [
+            {"sheet": text, "expected_final": round(d.mean, 6)} for text, d in zip(opponents, dists, strict=True)
+        ]
+    best = options[0]
+    info["best"] = best.action_text
+    info["options"] = [
+        {"action": o.action_text, "probability": round(o.probability, 6), "points": o.points} for o in options
+    ]
+    if as_json:
+        print_json(info)
+        return
+    from rich.table import Table
+
+    what = f"P(score >= {target})" if objective == "target" else "P(win)"
+    table_out = Table(title=f"{rules.id}: dice {' '.join(map(str, roll))}, {rolls_left} rolls left, {what}")
+    table_out.add_column("option")
+    table_out.add_column("points now", justify="right")
+    table_out.add_column(what, justify="right")
+    for o in options:
+        table_out.add_row(o.action_text, "" if o.points is None else str(o.points), f"{100 * o.probability:.2f} %")
+    out = console()
+    out.print(table_out)
+    out.print(f"best: {best.action_text} ({what} = {100 * best.probability:.2f} %)", highlight=False)
 
 
 MAX_GAMES = 20_000_000
@@ -280,7 +404,12 @@ def simulate_cmd(
             "seconds": round(seconds, 4),
         }
         if plot is not None:
-            _plot(scores, plot, f"{rules.id}, {bot} bot, {games} games")
+            exact_dist = None
+            if bot == "optimal":
+                from pasch.solver import score_distribution
+
+                exact_dist = score_distribution(_solver(rules))
+            _plot(scores, plot, f"{rules.id}, {bot} bot, {games} games", exact_dist)
             stats["plot"] = str(plot)
         if as_json:
             print_json(stats)
@@ -311,7 +440,8 @@ def _plot_path(path: Path) -> Path:
     return path
 
 
-def _plot(scores: np.ndarray, path: Path, title: str) -> None:
+def _plot(scores: np.ndarray, path: Path, title: str, exact: Any = None) -> None:
+    """Histogram with one bin per point; ``exact`` (a ScoreDistribution) is drawn over it, scaled to games."""
     try:
         import matplotlib
 
@@ -320,7 +450,11 @@ def _plot(scores: np.ndarray, path: Path, title: str) -> None:
     except ImportError:
         raise InvalidActionError("--plot needs matplotlib: pip install 'pasch[plot]'") from None
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    ax.hist(scores, bins=min(80, max(1, int(scores.max() - scores.min()) + 1)), color="#3060a0")
+    lo, hi = int(scores.min()), int(scores.max())
+    ax.hist(scores, bins=[x - 0.5 for x in range(lo, hi + 2)], color="#3060a0", label="simulated")
+    if exact is not None:
+        ax.step(exact.scores, exact.probs * len(scores), where="mid", color="#e08020", lw=0.8, label="exact")
+        ax.set_xlim(lo - 1, hi + 1)
     ax.axvline(float(scores.mean()), color="#c03030", label=f"mean {scores.mean():.2f}")
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
@@ -331,9 +465,58 @@ def _plot(scores: np.ndarray, path: Path, title: str) -> None:
     plt.close(fig)
 
 
+@app.command("duel")
+def duel_cmd(
+    rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=RULES_HELP)] = "yahtzee",
+    bots: Annotated[str, typer.Option("--bots", help="Two bots, e.g. win,optimal.")] = "win,optimal",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Games to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+) -> None:
+    """Seeded two-player games between two bots (seats alternate): win rates, ties and 95 % intervals."""
+    with guard():
+        from pasch.app import duel
+
+        rules = _rules(rules_text)
+        names = tuple(b.strip() for b in bots.split(","))
+        if len(names) != 2 or not all(names):
+            raise InvalidActionError(f"--bots {bots!r}: name two bots, e.g. win,optimal")
+        try:
+            result = duel(rules, (names[0], names[1]), games, seed)
+        except ValueError as exc:
+            raise InvalidActionError(f"--bots {bots!r}: {exc}") from None
+        data = {
+            "rules": result.rules,
+            "games": result.games,
+            "seed": result.seed,
+            "ties": result.ties,
+            "bots": [
+                {"bot": s.bot, "wins": s.wins, "win_rate": s.win_rate, "ci95": [s.ci95[0], s.ci95[1]]}
+                for s in result.sides
+            ],
+        }
+        if as_json:
+            print_json(data)
+            return
+        out = console()
+        out.print(f"{rules.id}: {games} games (seed {seed}), {result.ties} ties", highlight=False)
+        for s in result.sides:
+            out.print(
+                f"{s.bot}: {s.wins} wins, win rate {100 * s.win_rate:.2f} % "
+                f"(95 % interval {100 * s.ci95[0]:.2f} - {100 * s.ci95[1]:.2f} %)",
+                highlight=False,
+            )
+
+
 @app.command("review")
 def review_cmd(
     log_path: Annotated[Path, typer.Argument(metavar="LOG", help="A finished game's log (JSON).")],
+    win: Annotated[
+        bool,
+        typer.Option(
+            "--win", help="Games of several players: P(win) before and after each decision (threshold tables)."
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Each decision of a game: what was played, the best option and the expected points lost."""
@@ -344,18 +527,8 @@ def review_cmd(
         log = GameLog.load(log_path)
         rules = _rules(log.rules)
         _first_use_notice(rules, ("options",))
-        got = review(log)
-        rows: list[dict[str, Any]] = [
-            {
-                "player": log.players[d.player],
-                "dice": list(d.dice),
-                "rolls_left": d.throws_left,
-                "played": d.played,
-                "best": d.best,
-                "loss": round(d.loss, 6),
-            }
-            for d in got.decisions
-        ]
+        got = review(log, win=win)
+        rows: list[dict[str, Any]] = [_review_row(log.players[d.player], d) for d in got.decisions]
         lost = got.lost
         totals = {name: got.totals[p] for p, name in enumerate(log.players)}
         summary: dict[str, Any] = {
@@ -368,6 +541,8 @@ def review_cmd(
         }
         if got.finished:
             summary["luck"] = {name: round(got.luck(p) or 0.0, 6) for p, name in enumerate(log.players)}
+        if got.beats is not None:
+            summary["beats"] = {name: round(got.beats[p], 6) for p, name in enumerate(log.players)}
         solver_start = got.expected_start
         if as_json:
             print_json(summary)
@@ -375,19 +550,41 @@ def review_cmd(
         from rich.table import Table
 
         table = Table(title=f"review: {log_path.name} ({rules.id})")
-        for head in ("player", "dice", "left", "played", "best", "lost"):
-            table.add_column(head, justify="right" if head in ("left", "lost") else "left")
+        heads = ["player", "dice", "left", "played", "best", "lost"]
+        with_win = any("p_win_before" in r for r in rows)
+        if with_win:
+            heads += ["P(win) before", "after"]
+        for head in heads:
+            table.add_column(head, justify="left" if head in ("player", "dice", "played", "best") else "right")
         for r in rows:
             mark = "" if r["loss"] < 1e-9 else f"{r['loss']:.3f}"
-            table.add_row(
-                r["player"], " ".join(map(str, r["dice"])), str(r["rolls_left"]), r["played"], r["best"], mark
-            )
+            cells = [r["player"], " ".join(map(str, r["dice"])), str(r["rolls_left"]), r["played"], r["best"], mark]
+            if with_win:
+                cells += [f"{100 * r['p_win_before']:.1f} %", f"{100 * r['p_win_after']:.1f} %"]
+            table.add_row(*cells)
         out = console()
         out.print(table)
         for p, name in enumerate(log.players):
             out.print(
                 f"{name}: final {totals[name]}, expected points lost {lost[p]:.3f} "
                 f"(optimal play from the start expects {solver_start:.2f})"
-                + ("" if got.luck(p) is None else f", luck {got.luck(p):+.2f}"),
+                + ("" if got.luck(p) is None else f", luck {got.luck(p):+.2f}")
+                + ("" if got.beats is None else f"; beats {100 * got.beats[p]:.1f} % of optimal games"),
                 highlight=False,
             )
+
+
+def _review_row(player: str, d: Any) -> dict[str, Any]:
+    """One decision of ``pasch review`` as a JSON row (P(win) only when the review computed it)."""
+    row: dict[str, Any] = {
+        "player": player,
+        "dice": list(d.dice),
+        "rolls_left": d.throws_left,
+        "played": d.played,
+        "best": d.best,
+        "loss": round(d.loss, 6),
+    }
+    if d.p_win_before is not None:
+        row["p_win_before"] = round(d.p_win_before, 6)
+        row["p_win_after"] = round(d.p_win_after, 6)
+    return row

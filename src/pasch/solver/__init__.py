@@ -18,14 +18,16 @@ import importlib
 import inspect
 from typing import Any
 
+from pasch.solver._dist import ScoreDistribution, distribution_path, score_distribution
 from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, is_shared, set_shared_budget, shared_nbytes, shared_solver
 from pasch.solver._sheet import check_sheet
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, CacheWarning, build_values, cache_dir, load_or_build, table_path
+from pasch.solver._target import SurvivalTable, TargetOption, TargetTable, survival_table, target_table
 
-KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany")
+KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget")
 """The modules of the solver's Numba kernels, shared pieces first."""
 
 TASKS = {
@@ -46,27 +48,35 @@ __all__ = [
     "CacheWarning",
     "Option",
     "Prep",
+    "ScoreDistribution",
     "SlackTable",
     "Solver",
     "StateKey",
+    "SurvivalTable",
     "Tables",
+    "TargetOption",
+    "TargetTable",
     "box_sequence",
     "build_values",
     "cache_dir",
     "check_sheet",
     "clear_shared",
     "compiled",
+    "distribution_path",
     "is_shared",
     "kernels",
     "load_or_build",
     "prepare",
+    "score_distribution",
     "set_shared_budget",
     "shared_nbytes",
     "shared_solver",
     "slack_table",
     "solve",
+    "survival_table",
     "table_path",
     "tables",
+    "target_table",
     "warm_up",
 ]
 

@@ -1,0 +1,114 @@
+"""Head-to-head matches of two bots: seeded two-player games, seats alternating, win rates with 95 % intervals."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from pasch.app._seats import check_bot, make_bot, seat_kind
+from pasch.rules import RuleSet
+
+__all__ = ["DuelResult", "DuelSide", "duel"]
+
+Z95 = 1.959963984540054
+"""The two-sided 95 % quantile of the normal law."""
+
+
+@dataclass(frozen=True, slots=True)
+class DuelSide:
+    """One bot's record in a duel.
+
+    Attributes:
+        bot: the bot's name (``win``).
+        wins: games it finished strictly ahead.
+        win_rate: ``(wins + ties / 2) / games``.
+        ci95: the 95 % confidence interval of ``win_rate`` (normal approximation with the observed
+            per-game variance of 1 / 0.5 / 0 results).
+    """
+
+    bot: str
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class DuelResult:
+    """The outcome of a duel.
+
+    Attributes:
+        rules: the rule set's id.
+        games: games played.
+        seed: the seed of game 0 (game ``g`` throws from ``default_rng([seed, g])``).
+        ties: games with equal totals.
+        sides: the two bots' records, in the order given.
+    """
+
+    rules: str
+    games: int
+    seed: int
+    ties: int
+    sides: tuple[DuelSide, DuelSide]
+
+
+def _side(bot: str, wins: int, ties: int, games: int) -> DuelSide:
+    rate = (wins + ties / 2) / games
+    second = (wins + ties / 4) / games  # E[x^2] of results 1, 0.5, 0
+    sd = math.sqrt(max(0.0, second - rate * rate))
+    half = Z95 * sd / math.sqrt(games)
+    return DuelSide(bot, wins, rate, (max(0.0, rate - half), min(1.0, rate + half)))
+
+
+def duel(
+    rules: RuleSet, bots: tuple[str, str], games: int, seed: int, progress: Callable[[int], None] | None = None
+) -> DuelResult:
+    """Play ``games`` seeded two-player games between two bots; the first bot starts the even games.
+
+    Args:
+        rules: the rule set.
+        bots: two seat kinds or bot names (``win``, ``bot:optimal``).
+        games: games to play (at least 1).
+        seed: the dice seed.
+        progress: called with the number of games done after each game.
+
+    Returns:
+        Each bot's wins, win rate (ties count half) and 95 % interval, and the ties.
+
+    Raises:
+        ValueError: not two bots, an unknown bot or one that does not play these rules, or games < 1.
+    """
+    from pasch.engine import Game
+
+    if len(bots) != 2:
+        raise ValueError(f"a duel needs two bots, not {len(bots)}")
+    if games < 1:
+        raise ValueError(f"a duel needs at least one game, not {games}")
+    kinds = [seat_kind(b) for b in bots]
+    for k in kinds:
+        if not k.startswith("bot:"):
+            raise ValueError(f"{k!r} is not a bot; name two bots, e.g. win,optimal")
+        check_bot(k, rules)
+    players = [make_bot(k) for k in kinds]
+    names = [k.split(":", 1)[1] for k in kinds]
+    wins = [0, 0]
+    ties = 0
+    for g in range(games):
+        order = (0, 1) if g % 2 == 0 else (1, 0)  # order[seat] = which bot sits there
+        rng = np.random.default_rng([seed, g])
+        choices = np.random.default_rng([seed, g, 1])  # the bots' own: the dice do not depend on them
+        game = Game(rules, [f"{names[order[0]]}-0", f"{names[order[1]]}-1"], rng=rng)
+        while not game.state.is_terminal:
+            seat = game.state.current_player
+            game.act(players[order[seat]].choose(game.state, choices))
+        totals = [game.state.total(0), game.state.total(1)]
+        if totals[0] == totals[1]:
+            ties += 1
+        else:
+            wins[order[0 if totals[0] > totals[1] else 1]] += 1
+        if progress is not None:
+            progress(g + 1)
+    sides = (_side(names[0], wins[0], ties, games), _side(names[1], wins[1], ties, games))
+    return DuelResult(rules.id, games, seed, ties, sides)

@@ -1,0 +1,90 @@
+"""The win-probability bot: plays each decision for the best chance of finishing ahead of every opponent."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+
+from pasch.bots._base import Bot
+from pasch.engine import Action, GameState, Keep, Roll, Score, State
+
+__all__ = ["WinBot"]
+
+_CACHE_SIZE = 4096
+
+
+class WinBot(Bot):
+    """Maximises the probability of winning (single-column games with 2 to 8 players).
+
+    Each option is valued by the threshold tables (P(reaching t more points) under the best play for
+    each t) weighted by the law of the best opponent's final score, from the opponents' exact
+    remaining-score distributions under expected-score play (:meth:`TargetTable.win_options`; the
+    distributions are rows of the survival table, :func:`~pasch.solver.survival_table`). Alone
+    at the table, in multi-column games and in Knaster it plays as :class:`OptimalBot`.
+
+    Args:
+        optimal: the bot it falls back to (default: a new :class:`OptimalBot`).
+    """
+
+    name = "win"
+
+    def __init__(self, optimal: Any | None = None) -> None:
+        from pasch.bots import OptimalBot
+
+        self._optimal = optimal or OptimalBot()
+        self._dists: OrderedDict[tuple[str, tuple[int | None, ...], int], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def distribution(self, solver: Any, scores: tuple[int | None, ...], extra: int) -> Any:
+        """An opponent's final-score distribution (cached per rule set, column and extra points).
+
+        Read off the rule set's survival table (one row per state, uint16 precision), not propagated
+        forward: a bot decides thousands of times per second in a duel.
+        """
+        from pasch.solver import survival_table
+
+        key = (solver.rules.id, scores, extra)
+        with self._lock:
+            got = self._dists.get(key)
+            if got is not None:
+                self._dists.move_to_end(key)
+                return got
+        got = survival_table(solver).distribution(list(scores), extra)
+        with self._lock:
+            self._dists[key] = got
+            while len(self._dists) > _CACHE_SIZE:
+                self._dists.popitem(last=False)
+        return got
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        """The action with the greatest probability of finishing ahead of every opponent.
+
+        Raises:
+            IllegalActionError: the state is a chance node or the game is over.
+        """
+        rules = state.rules
+        if not isinstance(state, GameState) or len(rules.columns) != 1 or len(state.players) < 2:
+            return self._optimal.choose(state, rng)
+        actions = self._decisions(state)
+        if state.dice is None:
+            return next((a for a in actions if isinstance(a, Roll)), actions[0])
+        from pasch.solver import target_table
+
+        solver = self._optimal.solver_for(rules)
+        me = state.current_player
+        col = state.sheets[me].columns[0]
+        opponents = []
+        for p in range(len(state.players)):
+            if p != me:
+                c = state.sheets[p].columns[0]
+                opponents.append(self.distribution(solver, tuple(c.scores), c.extra))
+        table = target_table(solver)
+        best = table.win_options(col.scores, state.dice, state.throws_left, opponents, state.sharp, col.extra)[0]
+        text = best.action_text
+        for a in actions:
+            if isinstance(a, Score | Keep) and str(a) == text:
+                return a
+        return Action.parse(text)

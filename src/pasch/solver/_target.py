@@ -1,0 +1,411 @@
+"""Target play: threshold tables and the probability of reaching a score, for every option.
+
+:func:`target_table` builds (or loads from the user cache directory) ``P(scoring at least t more
+points)`` for every reachable turn-start state and every ``t`` below the table's *width* (the rule
+set's highest score plus one, at most :data:`MAX_WIDTH`), each under the policy that maximises that
+probability (one policy per ``t``, as in Verhoeff's and Holderied's "threshold" tables).
+
+Disk and precision: the table is stored as uint16, a probability ``p`` as ``round(p * 65535)``, so
+every stored value is within 7.7e-6 of the float32 one it came from; ``yahtzee`` takes
+536,448 states x 512 points x 2 bytes = 549 MB, ``yatzy`` 1,430,528 x 375 x 2 = 1.07 GB.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pasch.dice import parse_dice, space
+from pasch.errors import InvalidActionError
+from pasch.rules import column_totals
+from pasch.solver._prep import Prep, tables
+from pasch.solver._table import SOLVER_VERSION, cache_name, default_threads, load_array, run_threads, store_array
+
+if TYPE_CHECKING:
+    from pasch.solver._query import Solver
+
+__all__ = [
+    "MAX_WIDTH",
+    "TARGET_VERSION",
+    "SurvivalTable",
+    "TargetOption",
+    "TargetTable",
+    "build_survival",
+    "build_target",
+    "survival_table",
+    "target_table",
+]
+
+TARGET_VERSION = 1
+"""Bump when the threshold tables change: cached files are then stale."""
+
+MAX_WIDTH = 512
+"""The most points a threshold table covers; needing more counts as unreachable."""
+
+QUANT = 65535.0
+"""A stored probability is ``round(p * QUANT)`` in a uint16."""
+
+
+@dataclass(frozen=True, slots=True)
+class TargetOption:
+    """One option of a situation valued by the probability of reaching a target.
+
+    Attributes:
+        kind: ``"score"`` or ``"keep"``.
+        probability: P(final score >= target) after this option, under the best play for the target.
+        category: the box, for ``score``.
+        points: what the entry pays now, for ``score``.
+        keep: the dice kept, for ``keep``.
+    """
+
+    kind: str
+    probability: float
+    category: str | None = None
+    points: int | None = None
+    keep: tuple[int, ...] | None = None
+
+    @property
+    def action_text(self) -> str:
+        """The action's text form."""
+        if self.kind == "score":
+            return f"score {self.category}"
+        return " ".join(["keep", *(str(d) for d in self.keep or ())])
+
+
+def _states(p: Prep) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """Reachable state keys layer by layer (last layer first is not needed: by layer), starts, and sidx."""
+    n = p.n_boxes
+    upper = [i for i in range(n) if p.is_upper[i]]
+    values = {i: sorted({int(v) for v in np.unique(p.points[..., i])}) for i in upper}
+    reach: dict[tuple[int, ...], list[int]] = {}
+    lanes = p.lanes
+    nf = p.n_flags
+    layers: list[list[int]] = [[] for _ in range(n + 1)]
+    for m in p.masks:
+        mask = int(m)
+        key = tuple(i for i in upper if mask >> i & 1)
+        if key not in reach:
+            s = {0}
+            for i in key:
+                s = {min(a + b, p.threshold) for a in s for b in values[i]}
+            reach[key] = sorted(s)
+        flags = (0, 1) if nf == 2 and p.y_box >= 0 and mask >> p.y_box & 1 else (0,)
+        layer = layers[bin(mask).count("1")]
+        for f in flags:
+            for u in reach[key]:
+                layer.append((mask * nf + f) * lanes + u)
+    keys = np.array([k for layer in layers for k in layer], dtype=np.int64)
+    start = np.zeros(n + 2, dtype=np.int64)
+    start[1:] = np.cumsum([len(layer) for layer in layers])
+    sidx = np.full((1 << n, nf, lanes), -1, dtype=np.int32)
+    for row, k in enumerate(keys):
+        u = int(k) % lanes
+        mf = int(k) // lanes
+        sidx[mf // nf, mf % nf, u] = row
+    return keys, start, sidx
+
+
+def table_width(p: Prep) -> int:
+    """Points a rule set's threshold table covers: its highest possible score plus one, at most MAX_WIDTH."""
+    top = int(p.total.max(axis=(0, 1, 2)).sum()) + p.bonus
+    return min(top + 1, MAX_WIDTH)
+
+
+def build_target(
+    p: Prep, dtype: type[np.floating[Any]] = np.float32, threads: int | None = None, width: int | None = None
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int32]]:
+    """Build the threshold table of a prepared rule set: ``(theta[state, t], sidx[mask, flag, upper])``.
+
+    Raises:
+        RuleSetError: a rule set the solver does not handle.
+    """
+    from pasch.solver._ktarget import _target_layer
+
+    keys, start, sidx = _states(p)
+    w = width or table_width(p)
+    theta = np.zeros((len(keys), w), dtype=dtype)
+    n = p.n_boxes
+    theta[start[n] : start[n + 1], 0] = 1.0  # a full sheet reaches nothing more
+    t = tables(p, dtype)
+    n_threads = max(1, min(threads or default_threads(), default_threads()))
+    for layer in range(n - 1, -1, -1):
+        lo, hi = int(start[layer]), int(start[layer + 1])
+        if hi > lo:
+            run_threads(_target_layer, min(n_threads, hi - lo), theta, sidx, keys, lo, hi, t)
+    return theta, sidx
+
+
+def build_survival(
+    solver: Solver, threads: int | None = None, width: int | None = None
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int32]]:
+    """P(at least t more points) under the expected-score-optimal policy, for every state and t < width.
+
+    The same layout as :func:`build_target`, in the dtype of the solver's value table: each row is the
+    survival function of the exact distribution of :func:`~pasch.solver.score_distribution` (truncated at
+    the width), read in O(1) instead of a forward propagation.
+
+    Raises:
+        RuleSetError: a rule set the solver does not handle.
+    """
+    from pasch.solver._ktarget import _survive_layer
+
+    p = solver.prep
+    keys, start, sidx = _states(p)
+    w = width or table_width(p)
+    dtype = solver.values.dtype
+    theta = np.zeros((len(keys), w), dtype=dtype)
+    n = p.n_boxes
+    theta[start[n] : start[n + 1], 0] = 1.0
+    t = tables(p, dtype)
+    values = np.ascontiguousarray(solver.values)
+    n_threads = max(1, min(threads or default_threads(), default_threads()))
+    for layer in range(n - 1, -1, -1):
+        lo, hi = int(start[layer]), int(start[layer + 1])
+        if hi > lo:
+            run_threads(_survive_layer, min(n_threads, hi - lo), values, theta, sidx, keys, lo, hi, t)
+    return theta, sidx
+
+
+class SurvivalTable:
+    """Remaining-score distributions of expected-score play, one table row per state (uint16 on disk)."""
+
+    def __init__(self, solver: Solver, theta: npt.NDArray[Any], sidx: npt.NDArray[np.int32], seconds: float = 0.0):
+        self.solver = solver
+        self.theta = theta
+        self.sidx = sidx
+        self.scale = 1.0 / QUANT if theta.dtype == np.uint16 else 1.0
+        self.build_seconds = seconds
+
+    def distribution(self, scores: Sequence[int | None], extra: int = 0) -> Any:
+        """The final-score distribution of a column played for the expected score from here.
+
+        Exact up to the table's precision (uint16: 7.7e-6 per value) and width (more points count as the last).
+
+        Raises:
+            InvalidActionError: a bad column.
+        """
+        from pasch.solver._dist import ScoreDistribution
+
+        key = self.solver.state_key(scores)
+        sur = np.asarray(self.theta[self.sidx[key.mask, key.flag, key.upper]], dtype=np.float64) * self.scale
+        sur = np.minimum.accumulate(np.clip(sur, 0.0, 1.0))
+        probs = np.append(sur[:-1] - sur[1:], sur[-1])
+        last = int(np.flatnonzero(probs)[-1]) if probs.any() else 0
+        probs = probs[: last + 1]
+        return ScoreDistribution(probs / probs.sum(), column_totals(self.solver.rules, scores, extra).total)
+
+
+def survival_table(solver: Solver, *, use_cache: bool = True) -> SurvivalTable:
+    """The survival table of a solver's rule set: from the cache, or built, quantised and stored.
+
+    Raises:
+        RuleSetError: a rule set the solver does not handle.
+    """
+    p = solver.prep
+    keys, _start, sidx = _states(p)
+    w = table_width(p)
+    path = cache_name("survive", solver.rules.id, SOLVER_VERSION, TARGET_VERSION, w)
+    meta = {"rules": solver.rules.id, "version": TARGET_VERSION, "width": w}
+    if use_cache:
+        got = load_array(path, meta, (len(keys), w), np.uint16)  # type: ignore[arg-type]
+        if got is not None:
+            return SurvivalTable(solver, got, sidx)
+    start = time.perf_counter()
+    theta, sidx = build_survival(solver)
+    seconds = time.perf_counter() - start
+    q = quantise(theta)
+    del theta
+    if use_cache:
+        with contextlib.suppress(OSError):
+            store_array(path, q, {**meta, "build_seconds": seconds})
+    return SurvivalTable(solver, q, sidx, seconds)
+
+
+class TargetTable:
+    """A rule set's threshold table (uint16 on disk) and the questions it answers."""
+
+    def __init__(self, solver: Solver, theta: npt.NDArray[Any], sidx: npt.NDArray[np.int32], seconds: float = 0.0):
+        self.solver = solver
+        self.theta = theta
+        self.sidx = sidx
+        self.scale = 1.0 / QUANT if theta.dtype == np.uint16 else 1.0
+        self.build_seconds = seconds
+
+    @property
+    def width(self) -> int:
+        """Points covered: needing this many or more counts as unreachable."""
+        return int(self.theta.shape[1])
+
+    def p_reach(self, scores: Sequence[int | None], target: int, extra: int = 0) -> float:
+        """P(final score >= target) from the start of a turn with this column, playing for the target.
+
+        Raises:
+            InvalidActionError: a bad column.
+        """
+        key = self.solver.state_key(scores)
+        need = target - column_totals(self.solver.rules, scores, extra).total
+        if need <= 0:
+            return 1.0
+        if need >= self.width:
+            return 0.0
+        return float(self.theta[self.sidx[key.mask, key.flag, key.upper], need]) * self.scale
+
+    def _situation(
+        self, scores: Sequence[int | None], dice: Sequence[int] | str, rolls_left: int, sharp: bool | None
+    ) -> tuple[Any, int, bool]:
+        solver = self.solver
+        rules = solver.rules
+        roll = parse_dice(dice if isinstance(dice, str) else list(dice), rules.dice, rules.faces)
+        if not 0 <= rolls_left < rules.throws:
+            raise InvalidActionError(f"rolls left must be 0 to {rules.throws - 1}, not {rolls_left}")
+        key = solver.state_key(scores)
+        if key.mask == (1 << solver.prep.n_boxes) - 1:
+            raise InvalidActionError("the sheet is full: there is nothing left to decide")
+        if sharp is None:
+            sharp = rolls_left == rules.throws - 1
+        return key, space(rules.dice, rules.faces).roll_index[roll], bool(sharp)
+
+    def _lanes(
+        self, key: Any, r: int, rolls_left: int, sharp: bool, need: int, lanes: int
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """P(reaching need + j more points) per box and per keep (NaN: not an option), for j < lanes."""
+        from pasch.solver._ktarget import _target_options
+
+        p = self.solver.prep
+        boxes = np.empty((p.n_boxes, lanes), np.float64)
+        keeps = np.empty((p.keep_add.shape[0], lanes), np.float64)
+        _target_options(
+            self.theta, self.scale, self.sidx, key.mask, key.flag, key.upper, need, lanes,
+            r, rolls_left, sharp, tables(p, np.float64), boxes, keeps,
+        )  # fmt: skip
+        return boxes, keeps
+
+    def _collect(self, key: Any, r: int, rolls_left: int, sharp: bool, boxes: Any, keeps: Any) -> list[TargetOption]:
+        p = self.solver.prep
+        rules = self.solver.rules
+        sp = space(rules.dice, rules.faces)
+        s = 1 if sharp and p.n_sharp == 2 else 0
+        c = self.solver._ctx(key, r)
+        out: list[TargetOption] = []
+        for i in np.flatnonzero(~np.isnan(boxes)):
+            cid = rules.categories[int(i)].id
+            out.append(TargetOption("score", float(boxes[i]), category=cid, points=int(p.total[c, s, r, i])))
+        if rolls_left > 0:
+            for q in range(int(p.n_rsub[r])):
+                k = int(p.rsub[r, q])
+                out.append(TargetOption("keep", float(keeps[k]), keep=sp.keeps[k]))
+        out.sort(key=lambda o: -o.probability)
+        return out
+
+    def options(
+        self,
+        scores: Sequence[int | None],
+        dice: Sequence[int] | str,
+        rolls_left: int,
+        target: int,
+        sharp: bool | None = None,
+        extra: int = 0,
+    ) -> list[TargetOption]:
+        """Every legal option with its probability of reaching ``target``, best first.
+
+        Raises:
+            InvalidActionError: bad dice, rolls left or sheet, a full sheet, or a target below 1.
+        """
+        if target < 1:
+            raise InvalidActionError(f"a target is a score of at least 1, not {target}")
+        key, r, sh = self._situation(scores, dice, rolls_left, sharp)
+        need = target - column_totals(self.solver.rules, scores, extra).total
+        boxes, keeps = self._lanes(key, r, rolls_left, sh, max(need, 0), 1)
+        if need <= 0:  # reached already: every option keeps it
+            boxes = np.where(np.isnan(boxes), np.nan, 1.0)
+            keeps = np.where(np.isnan(keeps), np.nan, 1.0)
+        return self._collect(key, r, rolls_left, sh, boxes[:, 0], keeps[:, 0])
+
+    def win_options(
+        self,
+        scores: Sequence[int | None],
+        dice: Sequence[int] | str,
+        rolls_left: int,
+        opponents: Sequence[Any],
+        sharp: bool | None = None,
+        extra: int = 0,
+    ) -> list[TargetOption]:
+        """Every legal option with its probability of finishing ahead of every opponent, best first.
+
+        The opponents' final scores are independent of this player's play (they play for the expected
+        score): their distributions (:class:`~pasch.solver.ScoreDistribution`) give the law of the best
+        of them, ``w[t] = P(max = t)``, and an option is worth ``sum(w[t] * P(final >= t + 1))``, each
+        threshold under its own best play after the option (Pawlewicz's weighting of threshold tables).
+
+        Raises:
+            InvalidActionError: bad dice, rolls left or sheet, a full sheet, or no opponent.
+        """
+        if not opponents:
+            raise InvalidActionError("the win probability needs at least one opponent")
+        key, r, sh = self._situation(scores, dice, rolls_left, sharp)
+        mine = column_totals(self.solver.rules, scores, extra).total
+        top = max(d.offset + len(d.probs) for d in opponents)
+        grid = np.arange(top + 1)
+        cdf = np.ones(top + 1)
+        for d in opponents:
+            cdf *= np.array([1.0 - d.p_at_least(int(x) + 1) for x in grid])
+        w = np.diff(np.concatenate(([0.0], cdf)))  # w[t] = P(best opponent = t)
+        need = grid + 1 - mine
+        sure = float(w[need <= 0].sum())
+        live = (need > 0) & (need < self.width) & (w > 0)
+        n_boxes = self.solver.prep.n_boxes
+        n_keeps = self.solver.prep.keep_add.shape[0]
+        if not live.any():
+            boxes, keeps = self._lanes(key, r, rolls_left, sh, 0, 1)
+            return self._collect(key, r, rolls_left, sh, np.where(np.isnan(boxes[:, 0]), np.nan, sure),
+                                 np.where(np.isnan(keeps[:, 0]), np.nan, sure))  # fmt: skip
+        lo = int(need[live].min())
+        hi = int(need[live].max())
+        boxes, keeps = self._lanes(key, r, rolls_left, sh, lo, hi - lo + 1)
+        wl = np.zeros(hi - lo + 1)
+        np.add.at(wl, need[live] - lo, w[live])
+        pb = np.full(n_boxes, np.nan)
+        pk = np.full(n_keeps, np.nan)
+        ok_b = ~np.isnan(boxes[:, 0])
+        ok_k = ~np.isnan(keeps[:, 0])
+        pb[ok_b] = sure + boxes[ok_b] @ wl
+        pk[ok_k] = sure + keeps[ok_k] @ wl
+        return self._collect(key, r, rolls_left, sh, pb, pk)
+
+
+def quantise(theta: npt.NDArray[Any]) -> npt.NDArray[np.uint16]:
+    """Probabilities as uint16 (``round(p * 65535)``)."""
+    out: npt.NDArray[np.uint16] = np.rint(np.clip(theta, 0.0, 1.0) * QUANT).astype(np.uint16)
+    return out
+
+
+def target_table(solver: Solver, *, use_cache: bool = True, force: bool = False) -> TargetTable:
+    """The threshold table of a solver's rule set: from the cache, or built (float32), quantised and stored.
+
+    Raises:
+        RuleSetError: a rule set the solver does not handle.
+    """
+    p = solver.prep
+    keys, _start, sidx = _states(p)
+    w = table_width(p)
+    path = cache_name("target", solver.rules.id, SOLVER_VERSION, TARGET_VERSION, w)
+    meta = {"rules": solver.rules.id, "version": TARGET_VERSION, "width": w}
+    if use_cache and not force:
+        got = load_array(path, meta, (len(keys), w), np.uint16)  # type: ignore[arg-type]
+        if got is not None:
+            return TargetTable(solver, got, sidx)
+    start = time.perf_counter()
+    theta, sidx = build_target(p)
+    seconds = time.perf_counter() - start
+    q = quantise(theta)
+    del theta
+    if use_cache:
+        with contextlib.suppress(OSError):
+            store_array(path, q, {**meta, "build_seconds": seconds})
+    return TargetTable(solver, q, sidx, seconds)
