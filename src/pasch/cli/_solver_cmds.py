@@ -44,9 +44,7 @@ def _first_use_notice(rules: RuleSet, tasks: tuple[str, ...], force: bool = Fals
     )
 
 
-def _solver(
-    rules: RuleSet, force: bool = False, show_progress: bool = False, tasks: tuple[str, ...] = ("options",)
-) -> Any:
+def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False, tasks: tuple[str, ...] = ()) -> Any:
     from pasch.solver import Solver
 
     _first_use_notice(rules, tasks, force)
@@ -304,7 +302,7 @@ def review_cmd(
 
         log = GameLog.load(log_path)
         rules = _rules(log.rules)
-        _first_use_notice(rules, ("options",))
+        _first_use_notice(rules, ())
         got = review(log)
         rows: list[dict[str, Any]] = [
             {

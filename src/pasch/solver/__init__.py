@@ -113,11 +113,12 @@ def compiled(task: str) -> bool:
         return False
 
 
-def warm_up(tasks: tuple[str, ...] = ("build", "options")) -> None:
+def warm_up(tasks: tuple[str, ...] = ("build",)) -> None:
     """Compile (or load from Numba's cache) the kernels of some tasks now, e.g. on a background thread.
 
     Every rule set's tables have the same types, so the kernels are compiled on a tiny table
-    (``yahtzee+forced``, built in milliseconds) and then serve every rule set.
+    (``yahtzee+forced``, built in milliseconds) and then serve every rule set. ``options`` need no
+    compiling to answer (numpy answers until the kernel is compiled), so the default is the build only.
 
     Args:
         tasks: keys of :data:`TASKS`.
