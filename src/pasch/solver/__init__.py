@@ -52,6 +52,7 @@ __all__ = [
     "build_values",
     "cache_dir",
     "clear_shared",
+    "compile_ahead",
     "compiled",
     "kernels",
     "load_or_build",
@@ -111,6 +112,27 @@ def compiled(task: str) -> bool:
         return bool(kernel._cache._cache_file._load_index())
     except Exception:  # a private API of Numba: unknown means "not ready"
         return False
+
+
+def compile_ahead(task: str) -> None:
+    """Start compiling a task's kernels in a second process (both cores), if they are not ready.
+
+    For a command that will build a table first and then, say, simulate: the simulation kernel
+    compiles while this process compiles and runs the build. A build does this for its own biggest
+    piece by itself. Nothing happens with one core, with ``NUMBA_DISABLE_JIT=1``, with
+    ``PASCH_COMPILE_PROCESS=0``, or when the kernels are compiled or cached already.
+
+    Args:
+        task: ``build`` or ``simulate``.
+
+    Raises:
+        ValueError: an unknown task.
+    """
+    from pasch.solver import _compile
+
+    if task not in _compile.SECOND:
+        raise ValueError(f"cannot compile {task!r} ahead; choose one of {', '.join(_compile.SECOND)}")
+    _compile.compile_in_background(task)
 
 
 def warm_up(tasks: tuple[str, ...] = ("build",)) -> None:

@@ -392,6 +392,9 @@ class Solver:
         out = np.zeros(games, np.int64)
         if games == 0:
             return out
+        from pasch.solver._compile import wait_for
+
+        wait_for("_simulate_many")  # if a second process is compiling it (pasch.solver.compile_ahead)
         n_threads = max(1, min(threads or default_threads(), default_threads(), -(-games // LANES)))
         run_threads(_simulate_many, n_threads, self.values, games, seed, self.tables, out)
         return out
