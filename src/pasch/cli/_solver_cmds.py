@@ -45,11 +45,11 @@ def _first_use_notice(rules: RuleSet, tasks: tuple[str, ...], force: bool = Fals
 
 
 def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False, tasks: tuple[str, ...] = ()) -> Any:
-    from pasch.solver import Solver, compile_ahead
+    from pasch.solver import Solver, compile_ahead, table_path
 
     _first_use_notice(rules, tasks, force)
-    if "simulate" in tasks:
-        compile_ahead("simulate")  # in a second process, while this one loads or builds the table
+    if "simulate" in tasks and (force or not table_path(rules).exists()):
+        compile_ahead("simulate")  # in a second process, while this one builds the table
     if not show_progress:
         return Solver.load(rules, force=force)
     from rich.progress import Progress

@@ -200,7 +200,10 @@ def compile_in_background(task: str) -> None:
         todo = tuple(n for n in names if n not in _COVER and not ready(n))
         if not todo:
             return
-        second = _Second(todo)
+        try:
+            second = _Second(todo)
+        except OSError:  # no Python to start (an embedded interpreter, say): compile here instead
+            return
         for name in todo:
             _COVER[name] = second
 

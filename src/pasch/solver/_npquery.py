@@ -170,6 +170,8 @@ def _turn(stop: Array, stages: int, t: Tables) -> Array:
         if sv is not None:
             a[0] = np.add.accumulate(prob * sv)[-1]  # the kernel's running sum, in its order
         save[st] = a
+        if st == stages - 1:
+            break  # only the saved keep values are read
         for ks, subs in lv.up:
             a[ks] = np.maximum(a[subs].max(axis=1), a[ks])
         m = a[lv.full_subs].max(axis=1)
