@@ -10,6 +10,12 @@ The Numba kernels take one record of arrays derived from the rule set by ``_prep
 them with a plain recursive solver. They live in ``_kparts`` (pieces shared by every kernel),
 ``_kbuild`` (the table build), ``_kone`` (one situation) and ``_kmany`` (batches and simulation),
 and each command compiles (once, then Numba's disk cache) only the modules it uses.
+
+A first use on a fresh install compiles on both cores: the table build's biggest piece (and, for
+``compile_ahead("simulate")``, the simulation kernel) in a second process that fills Numba's cache
+while this one compiles the rest (``_compile``). Until the options kernel is compiled, the options of
+a situation are computed in numpy, bit for bit the kernel's numbers (``_npquery``), so a first
+``advise``, ``review`` or hint waits for no compilation beyond the build.
 """
 
 from __future__ import annotations
