@@ -44,12 +44,12 @@ def _first_use_notice(rules: RuleSet, tasks: tuple[str, ...], force: bool = Fals
     )
 
 
-def _solver(
-    rules: RuleSet, force: bool = False, show_progress: bool = False, tasks: tuple[str, ...] = ("options",)
-) -> Any:
-    from pasch.solver import Solver
+def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False, tasks: tuple[str, ...] = ()) -> Any:
+    from pasch.solver import Solver, compile_ahead, table_path
 
     _first_use_notice(rules, tasks, force)
+    if "simulate" in tasks and (force or not table_path(rules).exists()):
+        compile_ahead("simulate")  # in a second process, while this one builds the table
     if not show_progress:
         return Solver.load(rules, force=force)
     from rich.progress import Progress
@@ -526,7 +526,7 @@ def review_cmd(
 
         log = GameLog.load(log_path)
         rules = _rules(log.rules)
-        _first_use_notice(rules, ("options",))
+        _first_use_notice(rules, ())
         got = review(log, win=win)
         rows: list[dict[str, Any]] = [_review_row(log.players[d.player], d) for d in got.decisions]
         lost = got.lost

@@ -10,6 +10,13 @@ The Numba kernels take one record of arrays derived from the rule set by ``_prep
 them with a plain recursive solver. They live in ``_kparts`` (pieces shared by every kernel),
 ``_kbuild`` (the table build), ``_kone`` (one situation) and ``_kmany`` (batches and simulation),
 and each command compiles (once, then Numba's disk cache) only the modules it uses.
+
+With ``PASCH_COMPILE_PROCESS=1`` a first use compiles on both cores: the table build's biggest
+piece (and, for ``compile_ahead("simulate")``, the simulation kernel) in a second process that fills
+Numba's cache while this one compiles the rest (``_compile``; off by default: on a busy machine it
+did not pay). Until the options kernel is compiled, the options of
+a situation are computed in numpy, bit for bit the kernel's numbers (``_npquery``), so a first
+``advise``, ``review`` or hint waits for no compilation beyond the build.
 """
 
 from __future__ import annotations
@@ -61,6 +68,7 @@ __all__ = [
     "cache_dir",
     "check_sheet",
     "clear_shared",
+    "compile_ahead",
     "compiled",
     "distribution_path",
     "is_shared",
@@ -129,11 +137,34 @@ def compiled(task: str) -> bool:
         return False
 
 
-def warm_up(tasks: tuple[str, ...] = ("build", "options")) -> None:
+def compile_ahead(task: str) -> None:
+    """Start compiling a task's kernels in a second process (both cores), if they are not ready.
+
+    For a command that will build a table first and then, say, simulate: the simulation kernel
+    compiles while this process compiles and runs the build. A build does this for its own biggest
+    piece by itself. Only with ``PASCH_COMPILE_PROCESS=1`` (off by default: measured on a busy 2-core
+    machine it did not pay); nothing happens with one core, with ``NUMBA_DISABLE_JIT=1``, or when
+    the kernels are compiled or cached already.
+
+    Args:
+        task: ``build`` or ``simulate``.
+
+    Raises:
+        ValueError: an unknown task.
+    """
+    from pasch.solver import _compile
+
+    if task not in _compile.SECOND:
+        raise ValueError(f"cannot compile {task!r} ahead; choose one of {', '.join(_compile.SECOND)}")
+    _compile.compile_in_background(task)
+
+
+def warm_up(tasks: tuple[str, ...] = ("build",)) -> None:
     """Compile (or load from Numba's cache) the kernels of some tasks now, e.g. on a background thread.
 
     Every rule set's tables have the same types, so the kernels are compiled on a tiny table
-    (``yahtzee+forced``, built in milliseconds) and then serve every rule set.
+    (``yahtzee+forced``, built in milliseconds) and then serve every rule set. ``options`` need no
+    compiling to answer (numpy answers until the kernel is compiled), so the default is the build only.
 
     Args:
         tasks: keys of :data:`TASKS`.

@@ -102,6 +102,8 @@ def _turn1(stop, A, Sv, stages, T, save):
         if save.shape[0] > t:
             for k in range(n_keeps):
                 save[t, k] = A[k]
+            if t == stages - 1 and save.shape[0] >= stages:
+                break  # the caller reads the saved keep values only
         for k in range(1, n_small):
             m = A[k]
             for q in range(n_sub[k]):

@@ -182,7 +182,8 @@ def _turn(stop, A, Sv, tmp2, L, stages, T, save):
         stages: keep stages to run (rolls left after the throw on the table).
         T: the rule set's tables.
         save: output ``save[t, keep, lane]`` (when it has rows): the value of each keep with ``t``
-            rolls left after it.
+            rolls left after it. When it has a row for every stage, the caller reads only ``save``
+            (queries, simulation): ``A`` and ``Sv`` are then left after the last keep means.
     """
     keep_add = T.keep_add
     subs = T.subs
@@ -238,6 +239,8 @@ def _turn(stop, A, Sv, tmp2, L, stages, T, save):
             for k in range(n_keeps):
                 for j in range(L):
                     save[t, k, j] = A[k, j]
+            if t == stages - 1 and save.shape[0] >= stages:
+                break  # the caller reads the saved keep values only: the last maxima would go unused
         for k in range(1, n_small):
             _submax(A, k, subs, n_sub[k], L, A, k, True)
         for r in range(n_rolls):

@@ -79,6 +79,29 @@ def _compiled_entry(kernel: Any, args: tuple[Any, ...]) -> Any:
     return kernel.overloads[sig].entry_point
 
 
+_OPTIONS_ON_DISK: list[bool] = []  # whether Numba's cache held the options kernel, asked once per process
+
+
+def _options_kernel_ready() -> bool:
+    """Whether the options kernel runs without compiling: compiled in this process or in Numba's cache.
+
+    When it is not, :meth:`Solver.option_arrays` answers in numpy (the same bits, about 0.5 ms a
+    question) rather than making the user wait seconds for a compilation; ``pasch.solver.warm_up``
+    compiles the kernel where a long-running process wants it.
+    """
+    from pasch.solver import _kone
+
+    kernel: Any = _kone._option_values
+    if getattr(kernel, "py_func", None) is None or kernel.signatures:
+        return True  # NUMBA_DISABLE_JIT, or compiled in this process
+    if not _OPTIONS_ON_DISK:
+        try:  # Numba's on-disk index of the kernel (empty when missing or stale); private to Numba
+            _OPTIONS_ON_DISK.append(bool(kernel._cache._cache_file._load_index()))
+        except Exception:
+            _OPTIONS_ON_DISK.append(False)
+    return _OPTIONS_ON_DISK[0]
+
+
 class Solver:
     """The exact optimal strategy of a single-column rule set.
 
@@ -214,9 +237,13 @@ class Solver:
         Raises:
             InvalidActionError: bad dice, rolls left, sheet, or a full sheet.
         """
+        key, r, _, sh = self._situation(scores, dice, rolls_left, sharp)
+        if not _options_kernel_ready():  # the same numbers without compiling (see _npquery)
+            from pasch.solver._npquery import option_values
+
+            return option_values(self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, self.tables)
         from pasch.solver._kone import _option_values
 
-        key, r, _, sh = self._situation(scores, dice, rolls_left, sharp)
         boxes = np.empty(self.prep.n_boxes, np.float64)
         keeps = np.empty(self.prep.keep_add.shape[0], np.float64)
         _option_values(self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, self.tables, boxes, keeps)
@@ -365,6 +392,9 @@ class Solver:
         out = np.zeros(games, np.int64)
         if games == 0:
             return out
+        from pasch.solver._compile import wait_for
+
+        wait_for("_simulate_many")  # if a second process is compiling it (pasch.solver.compile_ahead)
         n_threads = max(1, min(threads or default_threads(), default_threads(), -(-games // LANES)))
         run_threads(_simulate_many, n_threads, self.values, games, seed, self.tables, out)
         return out

@@ -121,7 +121,14 @@ def build_values(
     n = p.n_boxes
     values = np.zeros((1 << n, p.n_flags, p.lanes), dtype=dtype)
     t = tables(p, dtype)
+    from pasch.solver import _compile
     from pasch.solver._kbuild import _solve_layer
+
+    if np.dtype(dtype) == np.float32 and not _compile.ready("_solve_layer"):
+        # First build on this install: the biggest piece compiles in a second process meanwhile.
+        _compile.compile_in_background("build")
+        _compile.compile_kernels(_compile.BUILD_PIECES)
+        _compile.wait_for("_turn")
 
     n_threads = max(1, min(threads or default_threads(), default_threads()))
     for done, layer in enumerate(range(n - 1, -1, -1)):
@@ -335,6 +342,7 @@ def load_or_build(
     start = time.perf_counter()
     built = build_values(p, np.float32, progress)
     seconds = time.perf_counter() - start
+    built.flags.writeable = False  # like a loaded (memory-mapped) table: the kernels see one type
     if use_cache:
         store_or_warn(path, built, {**meta, "build_seconds": seconds, "expected": float(built[0, 0, 0])})
     return built, False, seconds

@@ -1,0 +1,64 @@
+"""Compiling ahead: the signatures match the kernels' real calls, and a second process fills the cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pasch.solver import _compile as comp
+from pasch.solver import compile_ahead
+
+
+def test_unknown_task_is_an_error() -> None:
+    with pytest.raises(ValueError, match="cannot compile 'advise' ahead"):
+        compile_ahead("advise")
+    with pytest.raises(KeyError):
+        comp.signature("_nope")
+
+
+_FIRST_USE = """
+from pasch.solver import Solver, _compile
+Solver.load("yahtzee+forced", use_cache=False).simulate(3, seed=1)
+for name in _compile._HOME:
+    sigs = _compile._kernel(name).signatures
+    assert sigs == [_compile.signature(name)], (name, sigs)
+print("ok")
+"""
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled kernels without the JIT")
+def test_a_first_build_and_simulation_compile_each_kernel_once_for_its_signature(tmp_path: Path) -> None:
+    """Fresh Numba cache, all in one process: each kernel is compiled once, for the signature given here."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PASCH_COMPILE_PROCESS": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_USE], env=env, capture_output=True, text=True, check=False, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ok"]
+
+
+_CHILD = """
+import sys
+from pasch.solver import _compile
+assert not _compile.ready("_turn")
+_compile.compile_in_background("build")
+assert set(_compile._COVER) == ({"_turn"} if sys.argv[1] == "1" else set()), _compile._COVER
+_compile.wait_for("_turn")
+print(_compile.ready("_turn"), _compile._kernel("_turn").signatures == [])
+"""
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled kernels without the JIT")
+@pytest.mark.parametrize("enabled", ["1", "0"])
+def test_a_second_process_puts_the_turn_kernel_in_numbas_cache(tmp_path: Path, enabled: str) -> None:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PASCH_COMPILE_PROCESS": enabled}
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, enabled], env=env, capture_output=True, text=True, check=False, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    # Enabled: ready from the cache without compiling in this process; disabled: nothing was compiled.
+    assert done.stdout.split() == (["True", "True"] if enabled == "1" else ["False", "True"])
