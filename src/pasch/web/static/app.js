@@ -181,7 +181,11 @@
     const tok = token();
     if (!tok) return;
     const rest = Object.values(app.tokens).filter((x) => x !== tok);
-    send(rest.length ? { type: "join", token: tok, tokens: rest } : { type: "join", token: tok });
+    const msg = rest.length ? { type: "join", token: tok, tokens: rest } : { type: "join", token: tok };
+    // After a reconnect (maybe to another server process) the last position seen: the server catches the
+    // room up to it from the log before it answers, so the page never steps back.
+    if (app.state) msg.seq = app.state.seq;
+    send(msg);
   }
 
   function send(msg) { if (app.ws && app.ws.readyState === 1) app.ws.send(JSON.stringify(msg)); }
