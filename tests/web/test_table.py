@@ -166,3 +166,17 @@ def test_lobby_private_rooms_and_summary_on_postgresql(
     assert rep["solo"] and rep["players"][0]["total"] == c.state["totals"][0]
     c.close()
     assert "Traceback" not in server.output()
+
+
+def test_rooms_take_each_rule_sets_own_player_range(server: Server) -> None:
+    """Yatzy and Knaster take 20 players (their sources set no maximum), Kniffel 8: the request model admits
+    up to the largest range and the rule set's own range decides."""
+    twenty = [{"name": "Ada"}] + [{"name": f"Bot {i}", "kind": "bot:greedy"} for i in range(2, 21)]
+    for rules in ("yatzy", "knaster"):
+        created = server.create(twenty, rules=rules)
+        _status, view = server.request("GET", f"/api/rooms/{created['code']}")
+        assert len(view["state"]["players"]) == 20
+    status, body = server.request("POST", "/api/rooms", {"seats": [*twenty, {"name": "Extra"}], "rules": "yatzy"})
+    assert status == 422, body
+    status, body = server.request("POST", "/api/rooms", {"seats": twenty[:9], "rules": "kniffel"})
+    assert status == 400 and "8" in json.dumps(body), body

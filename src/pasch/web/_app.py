@@ -115,6 +115,10 @@ def _two_humans() -> list[SeatSpec]:
     return [SeatSpec(name="", kind="human"), SeatSpec(name="", kind="human")]
 
 
+MAX_SEATS = max(get_rules(base).max_players for base in BASES)
+"""The most players any rule set takes (20); each rule set's own range is checked when a room is made."""
+
+
 class CreateRoom(BaseModel):
     """A new room."""
 
@@ -122,7 +126,8 @@ class CreateRoom(BaseModel):
     seats: list[SeatSpec] = Field(
         default_factory=lambda: [SeatSpec(name="", kind="human"), SeatSpec(name="", kind="human")],
         min_length=1,
-        max_length=8,
+        max_length=MAX_SEATS,
+        description=f"one per player (at most {MAX_SEATS}; each rule set has its own range, see /api/rules)",
     )
     hints: bool = Field(False, description="allow the hint panel")
     keeper: bool = Field(False, description="score-keeper room: the table enters real dice")
