@@ -58,9 +58,14 @@ class Option:
     @property
     def action_text(self) -> str:
         """The action's text form (``score full_house``, ``keep 3 3 5``, ``keep``)."""
-        if self.kind == "score":
-            return f"score {self.category}"
-        return " ".join(["keep", *(str(d) for d in self.keep or ())])
+        return action_text(self.kind, self.category, self.keep)
+
+
+def action_text(kind: str, category: str | None, keep: tuple[int, ...] | None) -> str:
+    """The text form of an option: ``score CATEGORY`` for ``kind == "score"``, else ``keep`` and the dice."""
+    if kind == "score":
+        return f"score {category}"
+    return " ".join(["keep", *(str(d) for d in keep or ())])
 
 
 def _compiled_entry(kernel: Any, args: tuple[Any, ...]) -> Any:

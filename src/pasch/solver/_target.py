@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from pasch.dice import parse_dice, space
 from pasch.errors import InvalidActionError
 from pasch.rules import column_totals
 from pasch.solver._prep import Prep, tables
+from pasch.solver._query import action_text
 from pasch.solver._table import SOLVER_VERSION, cache_name, default_threads, load_array, run_threads, store_array
 
 if TYPE_CHECKING:
@@ -72,10 +73,8 @@ class TargetOption:
 
     @property
     def action_text(self) -> str:
-        """The action's text form."""
-        if self.kind == "score":
-            return f"score {self.category}"
-        return " ".join(["keep", *(str(d) for d in self.keep or ())])
+        """The action's text form (``score full_house``, ``keep 3 3 5``, ``keep``)."""
+        return action_text(self.kind, self.category, self.keep)
 
 
 def _states(p: Prep) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32]]:
@@ -201,30 +200,47 @@ class SurvivalTable:
         return ScoreDistribution(probs / probs.sum(), column_totals(self.solver.rules, scores, extra).total)
 
 
-def survival_table(solver: Solver, *, use_cache: bool = True) -> SurvivalTable:
-    """The survival table of a solver's rule set: from the cache, or built, quantised and stored.
+def _quantised_table(
+    kind: str,
+    solver: Solver,
+    build: Callable[[], tuple[npt.NDArray[Any], npt.NDArray[np.int32]]],
+    *,
+    use_cache: bool,
+    force: bool = False,
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int32], float]:
+    """A table of ``kind`` (``target`` or ``survive``) from the cache, or built, quantised to uint16 and stored.
 
-    Raises:
-        RuleSetError: a rule set the solver does not handle.
+    Returns:
+        The table, the state index and the build's seconds (0 when loaded).
     """
     p = solver.prep
     keys, _start, sidx = _states(p)
     w = table_width(p)
-    path = cache_name("survive", solver.rules.id, SOLVER_VERSION, TARGET_VERSION, w)
+    path = cache_name(kind, solver.rules.id, SOLVER_VERSION, TARGET_VERSION, w)
     meta = {"rules": solver.rules.id, "version": TARGET_VERSION, "width": w}
-    if use_cache:
+    if use_cache and not force:
         got = load_array(path, meta, (len(keys), w), np.uint16)  # type: ignore[arg-type]
         if got is not None:
-            return SurvivalTable(solver, got, sidx)
+            return got, sidx, 0.0
     start = time.perf_counter()
-    theta, sidx = build_survival(solver)
+    theta, sidx = build()
     seconds = time.perf_counter() - start
     q = quantise(theta)
     del theta
     if use_cache:
         with contextlib.suppress(OSError):
             store_array(path, q, {**meta, "build_seconds": seconds})
-    return SurvivalTable(solver, q, sidx, seconds)
+    return q, sidx, seconds
+
+
+def survival_table(solver: Solver, *, use_cache: bool = True) -> SurvivalTable:
+    """The survival table of a solver's rule set: from the cache, or built, quantised and stored.
+
+    Raises:
+        RuleSetError: a rule set the solver does not handle.
+    """
+    table, sidx, seconds = _quantised_table("survive", solver, lambda: build_survival(solver), use_cache=use_cache)
+    return SurvivalTable(solver, table, sidx, seconds)
 
 
 class TargetTable:
@@ -391,21 +407,7 @@ def target_table(solver: Solver, *, use_cache: bool = True, force: bool = False)
     Raises:
         RuleSetError: a rule set the solver does not handle.
     """
-    p = solver.prep
-    keys, _start, sidx = _states(p)
-    w = table_width(p)
-    path = cache_name("target", solver.rules.id, SOLVER_VERSION, TARGET_VERSION, w)
-    meta = {"rules": solver.rules.id, "version": TARGET_VERSION, "width": w}
-    if use_cache and not force:
-        got = load_array(path, meta, (len(keys), w), np.uint16)  # type: ignore[arg-type]
-        if got is not None:
-            return TargetTable(solver, got, sidx)
-    start = time.perf_counter()
-    theta, sidx = build_target(p)
-    seconds = time.perf_counter() - start
-    q = quantise(theta)
-    del theta
-    if use_cache:
-        with contextlib.suppress(OSError):
-            store_array(path, q, {**meta, "build_seconds": seconds})
-    return TargetTable(solver, q, sidx, seconds)
+    table, sidx, seconds = _quantised_table(
+        "target", solver, lambda: build_target(solver.prep), use_cache=use_cache, force=force
+    )
+    return TargetTable(solver, table, sidx, seconds)
