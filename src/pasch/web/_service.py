@@ -632,8 +632,9 @@ class Service:
                 .order_by(GameRow.created_at.desc())
             )
             # Private rooms are left out here, in Python: a JSON test in SQL differs between databases (and
-            # PostgreSQL's json type cannot be grouped by). Read a margin beyond the limit for them.
-            rows = list(session.execute(query.limit(limit * 4)).all())
+            # PostgreSQL's json type cannot be grouped by). The server asks for several times the lobby's
+            # size (one row per creating address is kept), so private rooms only use up that margin.
+            rows = list(session.execute(query.limit(limit)).all())
             if include:
                 listed = {r.code for r in rows}
                 wanted = [c for c in include if c not in listed][:limit]
@@ -644,8 +645,7 @@ class Service:
             if ids:
                 for game_id, game_meta in session.execute(select(GameRow.id, GameRow.meta).where(GameRow.id.in_(ids))):
                     meta[game_id] = game_meta if isinstance(game_meta, dict) else None
-            public = [r for r in rows if not (meta.get(r.id) or {}).get("private")]
-            rows = public[:limit] + [r for r in public[limit:] if r.code in include]
+            rows = [r for r in rows if not (meta.get(r.id) or {}).get("private")]
             seats: dict[int, list[SeatRow]] = {r.id: [] for r in rows}
             if seats:
                 for st in session.scalars(select(SeatRow).where(SeatRow.game_id.in_(seats)).order_by(SeatRow.seat)):
