@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pasch.engine import Action, GameLog, GameState, new_game
-from pasch.errors import LogError
+from pasch.errors import IllegalActionError, InvalidActionError, LogError, RuleSetError
 from pasch.rules import GameKind, RuleSet, get
 
 __all__ = ["Decision", "Review", "review", "reviewable"]
@@ -144,7 +144,6 @@ def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None, 
         RuleSetError: the log's rules have no exact solver (several columns, Knaster).
         LogError: the log does not replay.
     """
-    from pasch.errors import IllegalActionError, InvalidActionError, RuleSetError
     from pasch.solver import shared_solver
 
     rules = get(log.rules)
