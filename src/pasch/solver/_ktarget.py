@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pasch.solver._kparts import _decide, _expect, _legal, _rebase, _rows, _stops, _turn
+from pasch.solver._kparts import _decide, _expect, _legal, _max_into, _rebase, _rows, _stops, _turn
 
 
 @njit(cache=True, nogil=True)
@@ -42,8 +42,23 @@ def _tstops(theta, scale, sidx, mask, flag, u, t0, L, legal, nlegal, ctxg, T, st
     grp, rowsel, total = T.grp, T.rowsel, T.total
     row_box, row_up, row_mode = T.row_box, T.row_up, T.row_mode
     thr = T.thr
-    n_flags = T.n_flags
     width = theta.shape[1]
+    # each next-state row once: the table row it reads and the bonus it pays
+    n_rows = row_box.shape[0]
+    src_of = np.empty(n_rows, np.int64)
+    bonus_of = np.empty(n_rows, np.int64)
+    for row in range(n_rows):
+        box = row_box[row]
+        if (mask >> box) & 1:
+            src_of[row] = -1
+            continue
+        p = row_up[row]
+        mode = row_mode[row]
+        nf = flag if mode == 0 else mode - 1
+        if T.n_flags == 1:
+            nf = 0
+        src_of[row] = sidx[mask | (1 << box), nf, min(u + p, thr)]
+        bonus_of[row] = T.ibonus if u < thr <= u + p else 0
     for s in range(stop.shape[0]):
         for r in range(stop.shape[1]):
             g = grp[r]
@@ -54,17 +69,8 @@ def _tstops(theta, scale, sidx, mask, flag, u, t0, L, legal, nlegal, ctxg, T, st
             for q in range(nlegal[g]):
                 i = legal[g, q]
                 row = rowsel[c, s, r, i]
-                p = row_up[row]
-                gain = total[c, s, r, i]
-                if u < thr <= u + p:
-                    gain += T.ibonus
-                nm = mask | (1 << row_box[row])
-                mode = row_mode[row]
-                nf = flag if mode == 0 else mode - 1
-                if n_flags == 1:
-                    nf = 0
-                nu = min(u + p, thr)
-                src = theta[sidx[nm, nf, nu]]
+                gain = total[c, s, r, i] + bonus_of[row]
+                src = theta[src_of[row]]
                 # lane j needs t0 + j - gain more points from the next state
                 done = gain - t0 + 1  # lanes below this are reached already
                 if done > L:
@@ -77,16 +83,13 @@ def _tstops(theta, scale, sidx, mask, flag, u, t0, L, legal, nlegal, ctxg, T, st
                 j1 = max(done, 0)
                 if hi <= j1:
                     continue
-                # slices and loops from 0 with unconditional stores: Numba's negative-index handling
-                # and a conditional store would each keep the loop from compiling to vector maxima
+                # slices, so that the loops start at 0 (Numba's negative-index handling would keep
+                # them scalar), and vector maxima of probabilities (never negative)
                 off = t0 - gain
                 a = src[j1 + off : hi + off]
                 b = out[j1:hi]
                 if scale == 1.0:
-                    for j in range(hi - j1):
-                        v = a[j]
-                        o = b[j]
-                        b[j] = v if v > o else o
+                    _max_into(a, b)
                 else:
                     for j in range(hi - j1):
                         v = a[j] * scale
