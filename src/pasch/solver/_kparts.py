@@ -31,7 +31,7 @@ LANES = 64
 """Situations solved together by the batch and simulation kernels (a full vector loop of lanes)."""
 
 
-def _max_into(src: np.ndarray, dst: np.ndarray) -> None:  # type: ignore[type-arg]
+def _max_into(src: np.ndarray, dst: np.ndarray) -> None:
     """``dst[j] = max(src[j], dst[j])`` for every lane, where neither holds a negative number (or NaN).
 
     In kernels it compiles to vector maxima: a loop of ``v if v > o else o`` (or ``max``, or a ufunc
