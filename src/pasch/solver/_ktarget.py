@@ -297,9 +297,15 @@ def _box_row(theta, sidx, mask, flag, u, s, r, c, i, L, T, out):
     if T.n_flags == 1:
         nf = 0
     src = theta[sidx[nm, nf, min(u + p, T.thr)]]
-    for j in range(L):
-        need = j - gain
-        out[j] = 1.0 if need <= 0 else (src[need] if need < L else 0.0)
+    # lanes up to ``gain`` are reached; lane j > gain reads src[j - gain] (loops from 0: vector code)
+    k = min(gain + 1, L)
+    for j in range(k):
+        out[j] = 1.0
+    if k < L:
+        a = src[1 : L - gain]
+        b = out[k:L]
+        for j in range(b.shape[0]):
+            b[j] = a[j]
 
 
 @njit(cache=True, nogil=True)
@@ -350,6 +356,7 @@ def _survive_layer(V, theta, wid, sidx, keys, lo, hi_end, eps, T, th, n_threads)
     H = np.empty((n_sharp, n_rolls, L), np.float64)  # lanes of each throw at this stage
     K = np.empty((n_keeps, L), np.float64)  # lanes of each keep (throwing with the stage's rolls left)
     acc = np.empty(L, np.float64)
+    inv = 1.0 / faces
     for q in range(lo + th, hi_end, n_threads):
         key = keys[q]
         u = key % W
@@ -408,7 +415,7 @@ def _survive_layer(V, theta, wid, sidx, keys, lo, hi_end, eps, T, th, n_threads)
                         for j in range(Lt):
                             a[j] += b[j]
                     for j in range(Lt):
-                        a[j] /= faces
+                        a[j] *= inv
         s0 = 1 if n_sharp == 2 else 0
         for j in range(Lt):
             acc[j] = 0.0
