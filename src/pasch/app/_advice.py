@@ -170,7 +170,8 @@ def _with_win(state: GameState, advice: Advice) -> Advice:
     """The advice with each option's probability of winning (single-column games of 2 to 8 players)."""
     from dataclasses import replace
 
-    from pasch.solver import score_distribution, shared_solver, target_table
+    from pasch.app._wintables import win_table
+    from pasch.solver import score_distribution, shared_solver
 
     if state.dice is None or not 2 <= len(state.players) <= 8 or state.rules.n_columns != 1:
         return advice
@@ -182,7 +183,7 @@ def _with_win(state: GameState, advice: Advice) -> Advice:
         if p != me
     ]
     col = state.sheets[me].columns[0]
-    got = target_table(solver).win_options(
+    got = win_table(solver).win_options(
         list(col.scores), list(state.dice), int(state.throws_left), opponents, bool(state.sharp), col.extra
     )
     by_text = {o.action_text: o.probability for o in got}
