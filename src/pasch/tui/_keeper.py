@@ -106,7 +106,10 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         Binding("ctrl+q", "quit_game", N_("save & quit")),
         Binding("f3", "review", N_("review"), show=False),
         Binding("f4", "rules", N_("rules")),
+        Binding("f5", "win_tables", N_("win chances")),
     ]
+
+    WIN_KEY = "F5"
 
     def compose_dice(self) -> ComposeResult:
         """The dice input (and the sharp question when the rules have it)."""
