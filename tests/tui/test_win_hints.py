@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-
 import pytest
 
 import pasch.app._wintables as wintables
