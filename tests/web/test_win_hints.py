@@ -14,6 +14,10 @@ from pasch.app import advise
 from pasch.engine import GameState, Roll, Throw, new_game
 
 from ._support import Client, Server
+from .test_browser import OUT, browser, seq, wait_seq, wait_until  # noqa: F401 (browser: the fixture)
+from .test_browser_table import my_turn, new_page
+
+SHOTS = OUT / "ui14"
 
 RULES = "yahtzee+forced"  # full size, but its tables build in milliseconds
 
@@ -93,3 +97,51 @@ def test_no_p_win_without_the_option_or_alone(tmp_path: Path, servers: list[Serv
     _roll(ada)
     hint = _ask(ada)
     assert hint["exact"] is False and hint["win"] is None
+
+
+def _play_turn(client: Client) -> None:
+    """Play the client's whole turn by its hints."""
+    me = client.seat
+    _roll(client)
+    while client.state.get("current") == me and not client.state.get("terminal"):
+        hint = _ask(client)
+        ack = client.act(hint["suggest"])
+        assert ack["type"] == "ack", (hint, ack)
+        client.wait_seq(ack["seq"])
+
+
+@pytest.mark.slow
+def test_browser_shows_the_p_win_column(browser: Any, tmp_path: Path, servers: list[Server]) -> None:  # noqa: F811
+    server = win_server(tmp_path, servers)
+    created = server.create([{"name": "Ada"}, {"name": "Bob"}], rules=RULES, hints=True)
+    page, errors = new_page(browser)
+    page.goto(created["link"] if created["link"].startswith("http") else server.http + created["link"])
+    page.wait_for_selector("#take-seat")
+    page.fill("#join-name", "Bob")
+    page.click("#take-seat")
+    page.wait_for_selector("#seat-panel", state="hidden")
+    ada = Client(server, created["code"], created["token"])
+    _play_turn(ada)  # Ada (the creator's seat) moves first
+    assert my_turn(page)
+    before = seq(page)
+    page.click("#throw")
+    wait_seq(page, before)
+    page.click("#hint")
+    page.wait_for_selector("#hint-out table.hints th:nth-child(3)", timeout=60_000)
+    heads = page.locator("#hint-out table.hints thead th").all_inner_texts()
+    assert heads[-1] == "P(win)"
+    cells = page.locator("#hint-out table.hints td.p-win")
+    wait_until(lambda: cells.count() > 0 and cells.first.get_attribute("data-p-win") != "", timeout=60)
+    assert "P(win): your chance" in page.inner_text("#hint-out")
+    values = [float(cells.nth(i).get_attribute("data-p-win") or "nan") for i in range(cells.count())]
+    assert all(0.0 <= v <= 1.0 for v in values)
+    for i, v in enumerate(values):
+        assert cells.nth(i).inner_text() == f"{100 * v:.1f}\u00a0%"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "p-win-1280.png"), full_page=True, animations="disabled")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(SHOTS / "p-win-390.png"), full_page=True, animations="disabled")
+    page.set_viewport_size({"width": 390, "height": 844})
+    box = page.locator("#hint-out table.hints").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390 + 1  # the column fits a phone
+    assert not errors, errors

@@ -430,6 +430,7 @@
       for (const key of ["option", m.exact ? "expected" : "points_now", ...(win ? ["p_win"] : [])]) {
         const th = document.createElement("th");
         th.scope = "col";
+        if (key === "p_win") th.className = "p-win";
         th.textContent = t(key);
         hr.appendChild(th);
       }
