@@ -351,8 +351,8 @@ class SheetGameScreen(GameScreen, WinTablesKey):
         Binding("h", "hints", N_("hints")),
         Binding("b", "apply_hint", N_("play hint")),
         Binding("m", "more_hints", "", show=False),
-        Binding("w", "win_tables", N_("win chances")),
         Binding("u", "undo", N_("undo")),
+        Binding("w", "win_tables", N_("P(win)")),
     ]
 
     WIN_KEY = "w"

@@ -106,7 +106,7 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         Binding("ctrl+q", "quit_game", N_("save & quit")),
         Binding("f3", "review", N_("review"), show=False),
         Binding("f4", "rules", N_("rules")),
-        Binding("f5", "win_tables", N_("win chances")),
+        Binding("f5", "win_tables", N_("P(win)")),
     ]
 
     WIN_KEY = "F5"
