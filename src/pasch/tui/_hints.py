@@ -84,8 +84,13 @@ class Hints:
             limit: show the best ``limit`` options (None: all); a last line says how many more there are.
         """
         rows = self.rows if limit is None else self.rows[:limit]
-        width = max([24, *(len(r.label) for r in rows)])
         win = self.win == "shown"
+        # With P(win) the label column is only as wide as its labels: the line must fit 44 columns (the hint
+        # panel at 80x24) without wrapping.
+        if win:
+            width = max([len(_("option")), *(len(r.label) + 2 for r in rows)])
+        else:
+            width = max([24, *(len(r.label) for r in rows)])
         head = _("expected total") if self.exact else _("points now")
         lines = [f"{_('option'):<{width}}  {head:>14}" + (f"  {_('P(win)'):>7}" if win else "")]
         for row in rows:
