@@ -13,11 +13,13 @@ import pytest
 import pasch.app._wintables as wintables
 import pasch.tui._winhints as winkey
 from pasch.app import advise, win_tables, win_tables_ready
+from pasch.engine import State
+from pasch.i18n import set_language
 from pasch.rules import get
 from pasch.solver import shared_solver, target_table
 from pasch.tui import PaschApp, Session, parse_seats
 from pasch.tui._game import SheetGameScreen
-from pasch.tui._hints import percent
+from pasch.tui._hints import compute_hints, percent
 
 from .conftest import drive, settle
 
@@ -61,6 +63,21 @@ def _check_p_win_rows(screen: SheetGameScreen, session: Session) -> None:
         line = next(ln for ln in panel.splitlines() if row.label in ln)
         assert line.rstrip().endswith(percent(option.p_win))
     assert any(0.0 < (r.p_win or 0.0) < 1.0 for r in hints.rows)
+
+
+def hints_fit(state: State, width: int) -> bool:
+    """Whether the list's lines (header and best five, P(win) included) fit ``width`` columns in English, German
+    and Italian (Spanish's "tirar todos de nuevo" row is 48 columns wide: it wraps in the narrowest panel)."""
+    try:
+        for lang in ("en", "de", "it"):
+            set_language(lang)
+            lines = compute_hints(state).lines()[:6]
+            if max(len(line) for line in lines) > width:
+                print(lang, lines)
+                return False
+    finally:
+        set_language("en")
+    return True
 
 
 def test_w_builds_the_missing_win_tables_then_hints_show_p_win(
@@ -116,6 +133,7 @@ def test_stored_win_tables_are_used_without_asking(fresh_cache: Path) -> None:
         await pilot.press("h", "space")
         await settle(app, pilot)
         _check_p_win_rows(screen, session)
+        assert hints_fit(session.match.state, 44)  # the hint panel's text width at 80x24
         table = wintables._TABLES[get(RULES).id]
         import numpy as np
 

@@ -92,12 +92,15 @@ class Hints:
         else:
             width = max([24, *(len(r.label) for r in rows)])
         head = _("expected total") if self.exact else _("points now")
-        lines = [f"{_('option'):<{width}}  {head:>14}" + (f"  {_('P(win)'):>7}" if win else "")]
+        p_head = _("P(win)")
+        p_width = max(7, len(p_head))
+        v_width = max([14, *(len(_value_text(r, self.exact)) for r in rows)]) if win else 14
+        lines = [f"{_('option'):<{width}}  {head:>{v_width}}" + (f"  {p_head:>{p_width}}" if win else "")]
         for row in rows:
             mark = "★" if row.best else " "
-            line = f"{mark} {row.label:<{width - 2}}  {_value_text(row, self.exact):>14}"
+            line = f"{mark} {row.label:<{width - 2}}  {_value_text(row, self.exact):>{v_width}}"
             if win:
-                line += f"  {percent(row.p_win):>7}"
+                line += f"  {percent(row.p_win):>{p_width}}"
             lines.append(line)
         if limit is not None and len(self.rows) > limit:
             more = len(self.rows) - limit
