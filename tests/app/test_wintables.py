@@ -14,7 +14,7 @@ import pasch.app._wintables as wintables
 from pasch.app import advise, prepare_win_tables, win_applies, win_tables, win_tables_ready
 from pasch.engine import GameState, Roll, Throw, new_game
 from pasch.rules import get
-from pasch.solver import shared_solver, target_file, target_table
+from pasch.solver import shared_solver, survival_table, target_table, win_files
 
 RULES = "yahtzee+forced"  # full size, but its tables build in milliseconds
 
@@ -45,23 +45,26 @@ def test_nothing_is_built_unasked_then_prepare_builds_stores_and_maps(fresh_cach
     rules = get(RULES)
     before = win_tables(rules)
     assert not before.ready and not before.on_disk
-    assert not any(fresh_cache.glob("target-*"))  # asking built nothing
+    assert not any(fresh_cache.glob("target-*")) and not any(fresh_cache.glob("survive-*"))  # asking built nothing
     steps: list[tuple[int, int, int, int]] = []
     after = prepare_win_tables(rules, lambda *a: steps.append(a))
     assert after.ready and after.on_disk and win_tables_ready(rules)
-    assert steps[0][:2] == (1, 2) and steps[-1] == (2, 2, 1, 1)
-    table = wintables._TABLES[rules.id]
-    assert isinstance(table.theta, np.memmap) and not table.theta.flags.writeable  # read-only, from the cache
-    assert after.nbytes == table.theta.nbytes == target_file(shared_solver(rules)).nbytes
-    assert after.megabytes == max(1, round(table.theta.nbytes / 1e6))
+    assert [s[:2] for s in steps] == [(1, 3), (2, 3), (3, 3), (3, 3)] and steps[-1] == (3, 3, 1, 1)
+    table, survival = wintables._TABLES[rules.id]
+    for t in (table, survival):
+        assert isinstance(t.theta, np.memmap) and not t.theta.flags.writeable  # read-only, from the cache
+    assert after.nbytes == table.theta.nbytes + survival.theta.nbytes == win_files(shared_solver(rules)).nbytes
+    assert after.megabytes == max(1, round(after.nbytes / 1e6))
 
 
 def test_a_stored_table_is_seen_and_a_stale_sidecar_is_not(fresh_cache: Path) -> None:
     solver = shared_solver(RULES)
     target_table(solver)
-    info = target_file(solver)
+    info = win_files(solver)
+    assert info.stored(info.target) and not info.on_disk()  # the survival table is missing
+    survival_table(solver)
     assert info.on_disk() and win_tables(get(RULES)).on_disk
-    side = info.path.with_suffix(".json")
+    side = info.target.with_suffix(".json")
     meta = json.loads(side.read_text(encoding="utf-8"))
     side.write_text(json.dumps({**meta, "width": meta["width"] - 1}), encoding="utf-8")
     assert not info.on_disk()

@@ -16,7 +16,7 @@ from pasch.app import advise, win_tables, win_tables_ready
 from pasch.engine import State
 from pasch.i18n import set_language
 from pasch.rules import get
-from pasch.solver import shared_solver, target_table
+from pasch.solver import shared_solver, survival_table, target_table
 from pasch.tui import PaschApp, Session, parse_seats
 from pasch.tui._game import SheetGameScreen
 from pasch.tui._hints import compute_hints, percent
@@ -109,7 +109,7 @@ def test_w_builds_the_missing_win_tables_then_hints_show_p_win(
         assert not win_tables(get(RULES)).on_disk  # nothing was built unasked
         await pilot.press("w")
         assert screen.win_building
-        assert f"Building the win tables, once (~{mb} MB): step 1 of 2, the exact table, 0:0" in _panel(screen)
+        assert f"Building the win tables, once (~{mb} MB): step 1 of 3, the exact table, 0:0" in _panel(screen)
         await pilot.press("space")  # the game goes on meanwhile
         assert session.match.state.throws == 2
         go.set()
@@ -123,7 +123,9 @@ def test_w_builds_the_missing_win_tables_then_hints_show_p_win(
 
 
 def test_stored_win_tables_are_used_without_asking(fresh_cache: Path) -> None:
-    target_table(shared_solver(RULES))  # stored in the cache, not open in the process
+    survival_table(shared_solver(RULES))  # stored in the cache, not open in the process
+    assert not win_tables(get(RULES)).on_disk  # one of the two is not enough
+    target_table(shared_solver(RULES))
     assert win_tables(get(RULES)).on_disk and not win_tables_ready(get(RULES))
     session = Session.new(RULES, parse_seats("Ada, Bob, Cy"), seed=8)
     app = PaschApp(session=session, bot_delay=0, save=False)
@@ -134,10 +136,11 @@ def test_stored_win_tables_are_used_without_asking(fresh_cache: Path) -> None:
         await settle(app, pilot)
         _check_p_win_rows(screen, session)
         assert hints_fit(session.match.state, 44)  # the hint panel's text width at 80x24
-        table = wintables._TABLES[get(RULES).id]
+        table, survival = wintables._TABLES[get(RULES).id]
         import numpy as np
 
         assert isinstance(table.theta, np.memmap)  # opened read-only from the cache, not copied
+        assert isinstance(survival.theta, np.memmap)
 
     drive(app, body)
 

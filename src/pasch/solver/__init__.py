@@ -33,7 +33,7 @@ from pasch.solver._sheet import check_sheet
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, CacheWarning, build_values, cache_dir, load_or_build, table_path
 from pasch.solver._target import SurvivalTable, TargetOption, TargetTable, survival_table, target_table
-from pasch.solver._targetfile import TargetFile, target_file
+from pasch.solver._targetfile import WinFiles, win_files
 
 KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget")
 """The modules of the solver's Numba kernels, shared pieces first."""
@@ -62,9 +62,9 @@ __all__ = [
     "StateKey",
     "SurvivalTable",
     "Tables",
-    "TargetFile",
     "TargetOption",
     "TargetTable",
+    "WinFiles",
     "box_sequence",
     "build_values",
     "cache_dir",
@@ -86,9 +86,9 @@ __all__ = [
     "survival_table",
     "table_path",
     "tables",
-    "target_file",
     "target_table",
     "warm_up",
+    "win_files",
 ]
 
 

@@ -3,9 +3,9 @@
 Decision (issue #14): in single-column games of two to eight players, hints show each option's P(win) when
 the rule set's win tables are at hand, that is open in this process or stored in the user cache directory
 (memory-mapped on the first hint, about a second). They are never built unasked: a full-size rule set's
-table takes minutes and hundreds of MB (549 MB for ``yahtzee``). The hint list then says so, and ``w``
+tables take minutes and hundreds of MB (2 x 549 MB for ``yahtzee``). The hint list then says so, and ``w``
 (in the footer while it applies) asks for them once: they are built in a worker thread, the hint panel
-tells the step and the time spent so far ("building the win tables, once, ~549 MB: step 2 of 2, 1:05"),
+tells the step and the time spent so far ("building the win tables, once (~1099 MB): step 2 of 3, 1:05"),
 the game goes on meanwhile, and the hints show P(win) when the tables are ready. The build has no finer
 progress to report than its steps (the exact table's layers in step 1), so none is invented.
 """
@@ -74,7 +74,7 @@ class WinTablesKey(Screen[None]):
             return
         self.win_building = True
         self._win_started = time.monotonic()
-        self._win_step = (1, 2, 0, 0)
+        self._win_step = (1, 3, 0, 0)
         self.win_status_text = self._win_status()
         self._win_timer = self.set_interval(1.0, self._win_tick)
         self._build_win_tables(self.session.match.rules)
@@ -100,7 +100,7 @@ class WinTablesKey(Screen[None]):
     def _win_status(self) -> str:
         step, steps, done, total = self._win_step
         seconds = int(time.monotonic() - self._win_started)
-        what = _("the exact table") if step == 1 else _("the threshold table")
+        what = {1: _("the exact table"), 2: _("the threshold table")}.get(step, _("the survival table"))
         share = f", {100 * done // total} %" if total > 0 and step == 1 else ""
         return _("Building the win tables, once (~{mb} MB): step {step} of {steps}, {what}{share}, {m}:{s:02d}").format(
             mb=self._win_mb(), step=step, steps=steps, what=what, share=share, m=seconds // 60, s=seconds % 60
