@@ -135,7 +135,7 @@ def test_stored_win_tables_are_used_without_asking(fresh_cache: Path) -> None:
         await pilot.press("h", "space")
         await settle(app, pilot)
         _check_p_win_rows(screen, session)
-        assert hints_fit(session.match.state, 44)  # the hint panel's text width at 80x24
+        assert hints_fit(session.match.state, 44)  # the hint panel's text width at 80x24 beside two sheets
         table, survival = wintables._TABLES[get(RULES).id]
         import numpy as np
 

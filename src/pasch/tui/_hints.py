@@ -85,16 +85,13 @@ class Hints:
         """
         rows = self.rows if limit is None else self.rows[:limit]
         win = self.win == "shown"
-        # With P(win) the label column is only as wide as its labels: the line must fit 44 columns (the hint
-        # panel at 80x24) without wrapping.
-        if win:
-            width = max([len(_("option")), *(len(r.label) + 2 for r in rows)])
-        else:
-            width = max([24, *(len(r.label) for r in rows)])
+        # Columns only as wide as their texts: with P(win) a line fits the hint panel beside two players' sheets at
+        # 80x24 (44 columns), and most lines the one beside three (39; "throw all again" rows take 42).
+        width = max([len(_("option")), *(len(r.label) + 2 for r in rows)])
         head = _("expected total") if self.exact else _("points now")
         p_head = _("P(win)")
         p_width = max(7, len(p_head))
-        v_width = max([14, *(len(_value_text(r, self.exact)) for r in rows)]) if win else 14
+        v_width = max([len(head), *(len(_value_text(r, self.exact)) for r in rows)])
         lines = [f"{_('option'):<{width}}  {head:>{v_width}}" + (f"  {p_head:>{p_width}}" if win else "")]
         for row in rows:
             mark = "★" if row.best else " "
