@@ -21,13 +21,52 @@ best keep of a throw is a running maximum over sub-multisets, removing one die a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 NEG = -1.0e30
 """Value of an impossible entry: below every real value, far from float32's limit."""
 
 LANES = 64
 """Situations solved together by the batch and simulation kernels (a full vector loop of lanes)."""
+
+
+def _max_into(src: np.ndarray, dst: np.ndarray) -> None:
+    """``dst[j] = max(src[j], dst[j])`` for every lane, where neither holds a negative number (or NaN).
+
+    In kernels it compiles to vector maxima: a loop of ``v if v > o else o`` (or ``max``, or a ufunc
+    call per row) stays scalar or pays a call in Numba, several times slower. For float32/float64 it
+    compares the bit patterns as integers, which order non-negative floats as the floats do.
+    """
+    for j in range(dst.shape[0]):
+        v = src[j]
+        o = dst[j]
+        dst[j] = v if v > o else o
+
+
+@overload(_max_into, inline="always")
+def _max_into_impl(src, dst):
+    ints = {types.float32: np.int32, types.float64: np.int64}
+    it = ints.get(getattr(src, "dtype", None))
+    if it is not None and getattr(dst, "dtype", None) == src.dtype:
+
+        def impl(src, dst):
+            a = src.view(it)
+            b = dst.view(it)
+            for j in range(b.shape[0]):
+                v = a[j]
+                o = b[j]
+                b[j] = v if v > o else o
+
+        return impl
+
+    def generic(src, dst):
+        for j in range(dst.shape[0]):
+            v = src[j]
+            o = dst[j]
+            dst[j] = v if v > o else o
+
+    return generic
 
 
 @njit(cache=True, nogil=True)
