@@ -4,7 +4,7 @@ A hint's probability of winning (:attr:`AdviceOption.p_win`) reads two tables of
 ``bot:win`` plays with: the threshold table (:func:`pasch.solver.target_table`: each option's chance of
 reaching every score) and the survival table (:func:`pasch.solver.survival_table`: each opponent's exact
 remaining-score distribution as one row, read in microseconds; propagating it forward instead takes up to
-half a minute for a sheet early in a ``yahtzee`` game). Each is 549 MB for ``yahtzee`` and 1.07 GB for
+half a minute for a sheet early in a ``yahtzee`` game). Each is 368 MB for ``yahtzee`` and 719 MB for
 ``yatzy``, built once in minutes and then kept in the user cache directory. The interfaces never start that
 build unasked:
 

@@ -31,8 +31,8 @@ HELP = {
     "message_rate": "websocket messages a second one connection may send on average (beyond: an error frame)",
     "message_burst": "websocket messages one connection may send in a burst",
     "drain_grace": "on SIGTERM, seconds /api/ready answers 503 before the connections are closed (for the proxy)",
-    "win_hints": "hints in games of 2-8 players on one-column sheets also give P(win); the win tables (1.1 GB for "
-    "yahtzee, 2.1 GB for yatzy) are built once where not cached, then memory-mapped outside --table-memory-mb",
+    "win_hints": "hints in games of 2-8 players on one-column sheets also give P(win); the win tables (0.74 GB for "
+    "yahtzee, 1.44 GB for yatzy) are built once where not cached, then memory-mapped outside --table-memory-mb",
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
     "log": "a pasch-log JSON file (GET /api/rooms/CODE/log after the game)",
     "seed": "the revealed seed, if the log does not hold it",

@@ -3,9 +3,9 @@
 Decision (issue #14): in single-column games of two to eight players, hints show each option's P(win) when
 the rule set's win tables are at hand, that is open in this process or stored in the user cache directory
 (memory-mapped on the first hint, about a second). They are never built unasked: a full-size rule set's
-tables take minutes and hundreds of MB (2 x 549 MB for ``yahtzee``). The hint list then says so, and ``w``
+tables take minutes and hundreds of MB (2 x 368 MB for ``yahtzee``). The hint list then says so, and ``w``
 (in the footer while it applies) asks for them once: they are built in a worker thread, the hint panel
-tells the step and the time spent so far ("building the win tables, once (~1099 MB): step 2 of 3, 1:05"),
+tells the step and the time spent so far ("building the win tables, once (~736 MB): step 2 of 3, 1:05"),
 the game goes on meanwhile, and the hints show P(win) when the tables are ready. The build has no finer
 progress to report than its steps (the exact table's layers in step 1), so none is invented.
 """

@@ -352,7 +352,7 @@ def create_app(
         limits: the resource bounds per client address (default :class:`pasch.web.Limits` ()).
         drain_grace: on SIGTERM, seconds ``/api/ready`` answers 503 before the drain closes the connections.
         win_hints: hints in single-column games of several players also give each option's P(win); the win
-            tables are prepared in the table queue (built once where they are not stored: minutes, 2 x 549 MB for
+            tables are prepared in the table queue (built once where they are not stored: minutes, 2 x 368 MB for
             ``yahtzee``) and memory-mapped from the cache, outside ``limits.table_memory_mb``.
     """
     limits = limits if limits is not None else Limits()

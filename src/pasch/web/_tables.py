@@ -10,7 +10,7 @@ with ``status: "preparing"``. The tables in memory are bounded by :func:`pasch.s
 (least recently used first); a table evicted and needed again is loaded again from disk through the queue.
 
 With ``pasch serve --win-hints`` the same queue prepares the **win tables** of hints in games of several players
-(:func:`pasch.app.prepare_win_tables`: the threshold and survival tables, 2 x 549 MB for ``yahtzee``, built
+(:func:`pasch.app.prepare_win_tables`: the threshold and survival tables, 2 x 368 MB for ``yahtzee``, built
 once at low priority where they are not stored yet). They are memory-mapped read-only from the cache, so they
 do not count against ``--table-memory-mb``; a hint asked meanwhile answers with its exact values and
 ``win: "preparing"``.
