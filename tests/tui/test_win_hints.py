@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Input
 
 import pasch.app._wintables as wintables
 import pasch.tui._winhints as winkey
@@ -162,3 +163,37 @@ def test_solo_and_multi_column_games_show_no_p_win(fresh_cache: Path) -> None:
             assert not screen.win_building
 
         drive(app, body)
+
+
+def test_the_score_keeper_asks_with_f5(fresh_cache: Path) -> None:
+    session = Session.new(RULES, parse_seats("Ada, Bob"), keeper=True)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = _screen(app)
+        assert "f5" in _footer_keys(app)
+        field = screen.query_one("#dice-input", Input)
+        await pilot.press("1", "3")  # typed keys reach the input
+        field.value = "13356"
+        await pilot.press("enter")
+        await pilot.press("f2")  # the keeper's hints ("best box")
+        await settle(app, pilot)
+        hints = screen.hints
+        assert hints is not None and hints.win == "missing"
+        assert "F5: P(win) beside each option" in _panel(screen)
+        await pilot.press("f5")
+        await settle(app, pilot)
+        _check_p_win_rows(screen, session)
+        assert "f5" not in _footer_keys(app)
+
+    drive(app, body)
+
+
+def test_a_solo_score_keeper_shows_no_f5(fresh_cache: Path) -> None:
+    session = Session.new(RULES, parse_seats("Ada"), keeper=True)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        assert "f5" not in _footer_keys(app) and "f2" in _footer_keys(app)
+
+    drive(app, body)

@@ -139,7 +139,10 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
             shown.update(Text(text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Every key applies while the game lasts; the end shows its own keys."""
+        """Every key applies while the game lasts (F5 while P(win) applies and its tables are not open); the end
+        shows its own keys."""
+        if action == "win_tables":
+            return self.win_key_applies()
         return GameScreen.check_action(self, action, parameters)
 
     def game_over(self) -> None:
