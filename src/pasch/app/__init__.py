@@ -9,7 +9,9 @@ Each concern lives here once, and the interfaces only render and route:
 - :func:`play_bots`: the bot-turn loop (async, with a delay for people to follow);
 - :func:`review`: a game's decisions against the exact solver (points lost, luck);
 - :func:`duel`: head-to-head matches of two bots (win rates, 95 % intervals);
-- :func:`game_summary`: the end of a game (sections, ranking, comparison with earlier games).
+- :func:`game_summary`: the end of a game (sections, ranking, comparison with earlier games);
+- :func:`win_tables` / :func:`prepare_win_tables`: the tables behind "P(win)" in hints (asked for, never
+  built unasked).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from pasch.app._seats import (
     seat_kind,
 )
 from pasch.app._summary import GameSummary, PlayerSummary, game_summary
+from pasch.app._wintables import WinTables, prepare_win_tables, win_applies, win_tables, win_tables_ready
 
 __all__ = [
     "BOT_KINDS",
@@ -66,6 +69,7 @@ __all__ = [
     "Seat",
     "SheetLayout",
     "UndoStep",
+    "WinTables",
     "advise",
     "bot_kinds_for",
     "check_bot",
@@ -74,8 +78,12 @@ __all__ = [
     "make_bot",
     "parse_seats",
     "play_bots",
+    "prepare_win_tables",
     "review",
     "reviewable",
     "seat_kind",
     "sheet_layout",
+    "win_applies",
+    "win_tables",
+    "win_tables_ready",
 ]

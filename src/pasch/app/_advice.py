@@ -49,7 +49,8 @@ class AdviceOption:
             only, not an expected score.
         p_win: in single-column games of two to eight players advised with ``win=True``, the probability
             of finishing ahead of every opponent after this option (playing for the win afterwards, the
-            opponents for their expected score); None otherwise. Interfaces show it where present.
+            opponents for their expected score: their distributions are rows of the survival table, uint16
+            precision); None otherwise. Interfaces show it where present.
     """
 
     action: Action
@@ -170,19 +171,21 @@ def _with_win(state: GameState, advice: Advice) -> Advice:
     """The advice with each option's probability of winning (single-column games of 2 to 8 players)."""
     from dataclasses import replace
 
-    from pasch.solver import score_distribution, shared_solver, target_table
+    from pasch.app._wintables import win_pair
+    from pasch.solver import shared_solver
 
     if state.dice is None or not 2 <= len(state.players) <= 8 or state.rules.n_columns != 1:
         return advice
     solver = shared_solver(state.rules)
+    target, survival = win_pair(solver)  # kept open: a hint after the first reads rows only
     me = state.current_player
     opponents = [
-        score_distribution(solver, list(state.sheets[p].columns[0].scores), extra=state.sheets[p].columns[0].extra)
+        survival.distribution(list(state.sheets[p].columns[0].scores), state.sheets[p].columns[0].extra)
         for p in range(len(state.players))
         if p != me
     ]
     col = state.sheets[me].columns[0]
-    got = target_table(solver).win_options(
+    got = target.win_options(
         list(col.scores), list(state.dice), int(state.throws_left), opponents, bool(state.sharp), col.extra
     )
     by_text = {o.action_text: o.probability for o in got}
@@ -204,7 +207,8 @@ def advise(
         progress: called as ``progress(done, total)`` while a solver table is built (once per rule set).
         rng: the generator a bot may use (the multi-column and Knaster bots are deterministic).
         win: in single-column games of two to eight players, also each option's probability of winning
-            (:attr:`AdviceOption.p_win`; needs the rule set's threshold table, built once).
+            (:attr:`AdviceOption.p_win`; needs the rule set's win tables, built once: see
+            :func:`pasch.app.prepare_win_tables`).
 
     Raises:
         IllegalActionError: the game is over or dice are in the air.

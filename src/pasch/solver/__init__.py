@@ -33,6 +33,7 @@ from pasch.solver._sheet import check_sheet
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
 from pasch.solver._table import SOLVER_VERSION, CacheWarning, build_values, cache_dir, load_or_build, table_path
 from pasch.solver._target import SurvivalTable, TargetOption, TargetTable, survival_table, target_table
+from pasch.solver._targetfile import WinFiles, win_files
 
 KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget")
 """The modules of the solver's Numba kernels, shared pieces first."""
@@ -63,6 +64,7 @@ __all__ = [
     "Tables",
     "TargetOption",
     "TargetTable",
+    "WinFiles",
     "box_sequence",
     "build_values",
     "cache_dir",
@@ -86,6 +88,7 @@ __all__ = [
     "tables",
     "target_table",
     "warm_up",
+    "win_files",
 ]
 
 

@@ -53,6 +53,7 @@ from pasch.tui._sheet import (
 )
 from pasch.tui._summary import ReviewScreen, review_lines, summary_lines
 from pasch.tui._widgets import DiceBar, Die
+from pasch.tui._winhints import WinTablesKey
 
 __all__ = ["GameScreen", "SheetGameScreen"]
 
@@ -308,8 +309,8 @@ class GameScreen(Screen[None]):
         self.app.show_setup()
 
 
-class SheetGameScreen(GameScreen):
-    """Dice, score sheet, turn and bonus info, hints."""
+class SheetGameScreen(GameScreen, WinTablesKey):
+    """Dice, score sheet, turn and bonus info, hints (with P(win) in games of several players: ``w``)."""
 
     DEFAULT_CSS = """
     SheetGameScreen #main { height: 1fr; align-horizontal: center; }
@@ -351,7 +352,11 @@ class SheetGameScreen(GameScreen):
         Binding("b", "apply_hint", N_("play hint")),
         Binding("m", "more_hints", "", show=False),
         Binding("u", "undo", N_("undo")),
+        Binding("w", "win_tables", N_("P(win)")),
     ]
+
+    WIN_KEY = "w"
+    """The key of :meth:`action_win_tables` as the hint list names it."""
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
@@ -708,6 +713,14 @@ class SheetGameScreen(GameScreen):
             lines.insert(0, _("Suggested (strongest bot): {action}").format(action=hints.suggestion))
         if hints.note:
             lines.append(hints.note)
+        if self.win_building:
+            lines.append(self.win_status_text)
+        elif hints.win == "missing" and self.win_key_applies():
+            lines.append(
+                _("{key}: P(win) beside each option (builds the win tables once, ~{mb} MB)").format(
+                    key=self.WIN_KEY, mb=hints.win_mb
+                )
+            )
         lines.append(_("b: play the hint"))
         self.query_one("#hint-table", Static).update(Text("\n".join(lines)))
 
@@ -716,6 +729,8 @@ class SheetGameScreen(GameScreen):
         """Hide keys that do not apply to this game (or no longer, once it is over)."""
         if action == "announce" and not any(o is Order.ANNOUNCED for o in self.session.match.rules.columns):
             return False
+        if action == "win_tables":
+            return self.win_key_applies()
         return super().check_action(action, parameters)
 
     def action_throw(self) -> None:

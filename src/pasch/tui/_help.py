@@ -49,6 +49,7 @@ def help_text(keeper: bool = False, game: str = "sheet") -> str:
             _("Ctrl+Z    undo the last entry"),
             _("F2        best box for these dice"),
             _("F3        review of the finished game     F4  rules"),
+            _("F5        P(win) beside the best box (two to eight players; prepares the win tables once)"),
             _("F1        this help     Ctrl+Q  save and quit"),
         ]
     else:
@@ -64,6 +65,7 @@ def help_text(keeper: bool = False, game: str = "sheet") -> str:
             _("h         show or hide hints"),
             _("          the dice to keep are outlined, ★ marks the best box"),
             _("b         play the hint     m  all options / best five"),
+            _("w         P(win) beside the hints (two to eight players; prepares the win tables once)"),
             _("a letter  jump to the next box of that initial (c: Chance)"),
             _("i         the rules of this game     v  review (after the end)"),
             _("u         undo: holds; a box until the next player throws"),

@@ -4,6 +4,11 @@ The policy is the application layer's, the same as the web's and ``pasch play --
 sheets get every legal option with its exact value (the expected final score of the sheet if the player
 takes it and plays optimally afterwards); multi-column games get the strongest bot's choice, what to keep
 included, beside what each box pays now. This module only puts it in words.
+
+In single-column games of two to eight players the list also shows each option's "P(win)" (the chance of
+finishing ahead of every opponent, :attr:`pasch.app.AdviceOption.p_win`) when the rule set's win tables are
+at hand: open in this process or stored in the cache (then memory-mapped on the first hint). A missing table
+is never built unasked: the list says so and the ``w`` key builds it (:mod:`pasch.tui._winhints`).
 """
 
 from __future__ import annotations
@@ -11,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pasch.app import AdviceOption, advise
+from pasch.app import AdviceOption, advise, win_applies, win_tables
 from pasch.engine import Action, Announce, GameState, Keep, Score, State
+from pasch.errors import PaschError
 from pasch.i18n import _, box_name, ngettext
 from pasch.rules import RuleSet
 
-__all__ = ["HintRow", "Hints", "compute_hints", "hint_label", "signed"]
+__all__ = ["HintRow", "Hints", "compute_hints", "hint_label", "percent", "signed"]
 
 Progress = Callable[[int, int], None]
 
@@ -33,6 +39,7 @@ class HintRow:
         best: the best option (exact hints), or the bot's choice.
         delta: the value minus the best option's (0 for the best, negative for the others); None where the
             advice has no comparable values.
+        p_win: the probability of finishing ahead of every opponent after this option; None where not shown.
     """
 
     action: str
@@ -40,6 +47,7 @@ class HintRow:
     value: float | None
     best: bool = False
     delta: float | None = None
+    p_win: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +62,9 @@ class Hints:
         suggested: the suggested action (what the apply-hint key plays).
         keep: the dice to keep when the suggestion is to throw again, else None.
         score: the (column, box) the suggestion enters the dice in (0-based column), else None.
+        win: ``shown`` (the rows have P(win)), ``missing`` (it applies, but the win tables are neither open
+            nor stored: ``w`` builds them) or empty (P(win) does not apply to this game).
+        win_mb: the win tables' size in MB where ``win`` is not empty.
     """
 
     rows: tuple[HintRow, ...]
@@ -63,6 +74,8 @@ class Hints:
     suggested: Action | None = None
     keep: tuple[int, ...] | None = None
     score: tuple[int, int] | None = None
+    win: str = ""
+    win_mb: int = 0
 
     def lines(self, limit: int | None = 5) -> list[str]:
         """The list as text lines: the best option with its value, the others as ``−1.9`` against it.
@@ -71,14 +84,21 @@ class Hints:
             limit: show the best ``limit`` options (None: all); a last line says how many more there are.
         """
         rows = self.rows if limit is None else self.rows[:limit]
-        width = max([24, *(len(r.label) for r in rows)])
-        if self.exact:
-            lines = [f"{_('option'):<{width}}  {_('expected total'):>14}"]
-        else:
-            lines = [f"{_('option'):<{width}}  {_('points now'):>14}"]
+        win = self.win == "shown"
+        # Columns only as wide as their texts: with P(win) a line fits the hint panel beside two players' sheets at
+        # 80x24 (44 columns), and most lines the one beside three (39; "throw all again" rows take 42).
+        width = max([len(_("option")), *(len(r.label) + 2 for r in rows)])
+        head = _("expected total") if self.exact else _("points now")
+        p_head = _("P(win)")
+        p_width = max(7, len(p_head))
+        v_width = max([len(head), *(len(_value_text(r, self.exact)) for r in rows)])
+        lines = [f"{_('option'):<{width}}  {head:>{v_width}}" + (f"  {p_head:>{p_width}}" if win else "")]
         for row in rows:
             mark = "★" if row.best else " "
-            lines.append(f"{mark} {row.label:<{width - 2}}  {_value_text(row, self.exact):>14}")
+            line = f"{mark} {row.label:<{width - 2}}  {_value_text(row, self.exact):>{v_width}}"
+            if win:
+                line += f"  {percent(row.p_win):>{p_width}}"
+            lines.append(line)
         if limit is not None and len(self.rows) > limit:
             more = len(self.rows) - limit
             lines.append(ngettext("… {n} more (m: all)", "… {n} more (m: all)", more).format(n=more))
@@ -94,6 +114,11 @@ def _value_text(row: HintRow, exact: bool) -> str:
     if row.best or row.delta is None:
         return f"{row.value:.1f}"
     return _("{delta} vs best").format(delta=signed(row.delta))
+
+
+def percent(p: float | None) -> str:
+    """A probability as ``48.3 %`` (empty for None)."""
+    return "" if p is None else f"{100.0 * p:.1f} %"
 
 
 def signed(x: float, digits: int = 1) -> str:
@@ -120,20 +145,36 @@ def hint_label(rules: RuleSet, action: Action) -> str:
 
 def _row(rules: RuleSet, option: AdviceOption, exact: bool) -> HintRow:
     value = option.value if exact else (None if option.points is None else float(option.points))
-    return HintRow(str(option.action), hint_label(rules, option.action), value, option.best, option.delta)
+    return HintRow(str(option.action), hint_label(rules, option.action), value, option.best, option.delta, option.p_win)
 
 
 def compute_hints(state: State, progress: Progress | None = None) -> Hints:
-    """The hint table for ``state`` (call it in a worker: the solver may build its table first).
+    """The hint table for ``state`` (call it in a worker: the solver may build its table first, and the win
+    tables are memory-mapped from the cache on their first use).
 
     Raises:
         IllegalActionError: the game is over or dice are in the air.
     """
     advice = advise(state, progress=progress)
     rules: RuleSet = state.rules
+    win, win_mb = "", 0
+    if advice.exact and win_applies(state) and isinstance(state, GameState) and state.dice is not None:
+        try:
+            tables = win_tables(rules)
+        except PaschError:  # no exact table for these rules after all: no P(win) either
+            tables = None
+        if tables is not None:
+            win_mb = tables.megabytes
+            if tables.on_disk:
+                advice = advise(state, win=True)
+                win = "shown" if any(o.p_win is not None for o in advice.options) else ""
+            else:
+                win = "missing"
     rows = tuple(_row(rules, o, advice.exact) for o in advice.options)
     if advice.exact:
         note = _("Expected final score of this sheet with optimal play from here.")
+        if win == "shown":
+            note += " " + _("P(win): your chance to finish ahead of everyone, playing for it from here.")
     else:
         note = _("No exact values for this game: ★ is the strongest bot's choice; points are what each box pays now.")
     suggested = advice.suggestion
@@ -141,4 +182,4 @@ def compute_hints(state: State, progress: Progress | None = None) -> Hints:
     score: tuple[int, int] | None = None
     if isinstance(suggested, Score) and isinstance(state, GameState):
         score = ((suggested.column or 1) - 1, rules.category_index(suggested.category))
-    return Hints(rows, advice.exact, note, suggestion, suggested, advice.keep, score)
+    return Hints(rows, advice.exact, note, suggestion, suggested, advice.keep, score, win, win_mb)

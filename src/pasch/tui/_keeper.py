@@ -106,7 +106,10 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         Binding("ctrl+q", "quit_game", N_("save & quit")),
         Binding("f3", "review", N_("review"), show=False),
         Binding("f4", "rules", N_("rules")),
+        Binding("f5", "win_tables", N_("P(win)")),
     ]
+
+    WIN_KEY = "F5"
 
     def compose_dice(self) -> ComposeResult:
         """The dice input (and the sharp question when the rules have it)."""
@@ -136,7 +139,10 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
             shown.update(Text(text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Every key applies while the game lasts; the end shows its own keys."""
+        """Every key applies while the game lasts (F5 while P(win) applies and its tables are not open); the end
+        shows its own keys."""
+        if action == "win_tables":
+            return self.win_key_applies()
         return GameScreen.check_action(self, action, parameters)
 
     def game_over(self) -> None:

@@ -332,6 +332,7 @@ def create_app(
     api_docs: bool = False,
     limits: Limits | None = None,
     drain_grace: float = 0.0,
+    win_hints: bool = False,
 ) -> FastAPI:
     """The web application on the database ``db_url`` (default: pasch's SQLite file in the data directory).
 
@@ -350,6 +351,9 @@ def create_app(
         api_docs: serve the interactive API documentation at ``/docs`` (it loads its script from a CDN).
         limits: the resource bounds per client address (default :class:`pasch.web.Limits` ()).
         drain_grace: on SIGTERM, seconds ``/api/ready`` answers 503 before the drain closes the connections.
+        win_hints: hints in single-column games of several players also give each option's P(win); the win
+            tables are prepared in the table queue (built once where they are not stored: minutes, 2 x 368 MB for
+            ``yahtzee``) and memory-mapped from the cache, outside ``limits.table_memory_mb``.
     """
     limits = limits if limits is not None else Limits()
     limiter = Limiter(limits)
@@ -421,6 +425,7 @@ def create_app(
             finished_ttl=finished_ttl,
             abandon_after=abandon_after,
             unplayed_after=limits.unplayed_minutes * 60.0,
+            win_hints=win_hints,
         )
         set_shared_budget(limits.table_memory_mb << 20 if limits.table_memory_mb > 0 else None)
         repos["repo"] = Repository(engine=engine)  # earlier games for the end of a game (schema migrated above)

@@ -18,23 +18,32 @@ from pasch.engine import State
 __all__ = ["compute_hint"]
 
 
-def compute_hint(state: State) -> dict[str, Any]:
+def compute_hint(state: State, win: bool = False) -> dict[str, Any]:
     """The hint for the player to act in ``state`` (a chance-free, unfinished state).
+
+    Args:
+        state: the position.
+        win: also each option's probability of winning (``p_win``; the win tables must be open, see
+            :func:`pasch.app.prepare_win_tables`, or this loads or builds them).
 
     Returns:
         ``{"suggest", "exact", "options": [{"action", "value", "points", "best", "delta"}]}``: with ``exact``
         the values are expected final scores of the column (best first, ties all marked best) and ``delta``
         is the value minus the best one (0 for the best, negative otherwise); without it
-        ``value`` is null and ``points`` is what a box pays now (sheet games). In a score-keeper room
+        ``value`` is null and ``points`` is what a box pays now (sheet games). ``p_win`` is the probability
+        of finishing ahead of every opponent after the option where asked for and defined, else null. In a
+        score-keeper room
         waiting for the table's dice the suggestion is ``enter`` (throw the real dice and enter them).
     """
-    advice = advise(state)
+    advice = advise(state, win=win)
     if advice.waiting_for_dice:
         # Nothing to choose until the table's dice are entered (no bot invents dice here); the position's
         # exact value is shown where the solver has one.
         value = advice.position_value
         options = (
-            [] if value is None else [{"action": "enter", "value": value, "points": None, "best": True, "delta": 0.0}]
+            []
+            if value is None
+            else [{"action": "enter", "value": value, "points": None, "best": True, "delta": 0.0, "p_win": None}]
         )
         return {"suggest": "enter", "exact": advice.exact, "options": options}
     listed = [o for o in advice.options if advice.exact or o.points is not None]
@@ -42,7 +51,14 @@ def compute_hint(state: State) -> dict[str, Any]:
         "suggest": str(advice.suggestion),
         "exact": advice.exact,
         "options": [
-            {"action": str(o.action), "value": o.value, "points": o.points, "best": o.best, "delta": o.delta}
+            {
+                "action": str(o.action),
+                "value": o.value,
+                "points": o.points,
+                "best": o.best,
+                "delta": o.delta,
+                "p_win": o.p_win,
+            }
             for o in listed
         ],
     }

@@ -24,9 +24,9 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
 
 from pasch import __version__
-from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind
+from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind, win_applies
 from pasch.app import Seat as AppSeat
-from pasch.engine import Action, GameLog, State, Throw, new_game
+from pasch.engine import Action, GameLog, GameState, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import get as get_rules
 from pasch.storage import ABANDONED, BROKEN, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
@@ -239,8 +239,11 @@ class Service:
         finished_ttl: float = FINISHED_TTL,
         abandon_after: float = ABANDON_AFTER,
         unplayed_after: float = UNPLAYED_AFTER,
+        win_hints: bool = False,
     ) -> None:
         self.engine = engine
+        self.win_hints = win_hints
+        """Hints in single-column games of several players also give P(win) (``pasch serve --win-hints``)."""
         self.bot_delay = bot_delay
         self.finished_ttl = finished_ttl
         self.abandon_after = abandon_after
@@ -868,8 +871,21 @@ class Service:
                     "exact": False,
                     "options": [],
                 }
-        out = await asyncio.to_thread(compute_hint, state)
-        return {"type": "hint", "seq": seq, "status": "ready", **out}
+        win = self._win_status(state)
+        out = await asyncio.to_thread(compute_hint, state, win == "ready")
+        return {"type": "hint", "seq": seq, "status": "ready", **out, "win": win if out["exact"] else None}
+
+    def _win_status(self, state: State) -> str | None:
+        """``ready`` where the hint gives P(win) now, ``preparing`` where its win tables are queued (the
+        page asks again), None where P(win) is not offered (a server without ``--win-hints``, one player,
+        several columns, Knaster, a score keeper waiting for the table's dice)."""
+        if not self.win_hints or not win_applies(state) or not isinstance(state, GameState) or state.dice is None:
+            return None
+        if self.tables.win_ready(state.rules):
+            return "ready"
+        with contextlib.suppress(PaschError):  # a full queue: the next ask queues them
+            self.tables.request_win(state.rules)
+        return "preparing"
 
     # -- cleanup --------------------------------------------------------------------------------
     async def sweep(self, now: datetime | None = None) -> dict[str, list[str]]:

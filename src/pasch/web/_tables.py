@@ -8,6 +8,12 @@ variant. So the server prepares tables in ONE dedicated thread, first come first
 the event loop, holding no thread) until its table is ready, and a hint asked for meanwhile answers at once
 with ``status: "preparing"``. The tables in memory are bounded by :func:`pasch.solver.set_shared_budget`
 (least recently used first); a table evicted and needed again is loaded again from disk through the queue.
+
+With ``pasch serve --win-hints`` the same queue prepares the **win tables** of hints in games of several players
+(:func:`pasch.app.prepare_win_tables`: the threshold and survival tables, 2 x 368 MB for ``yahtzee``, built
+once at low priority where they are not stored yet). They are memory-mapped read-only from the cache, so they
+do not count against ``--table-memory-mb``; a hint asked meanwhile answers with its exact values and
+``win: "preparing"``.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import logging
 import os
 import threading
 
+from pasch.app import prepare_win_tables, win_tables_ready
 from pasch.errors import PaschError
 from pasch.rules import GameKind, RuleSet
 from pasch.solver import is_shared, shared_solver, table_path, warm_up
@@ -105,6 +112,43 @@ class TableQueue:
             future = self._pool.submit(self._prepare, rules)
             self._pending[rules.id] = future
         return future
+
+    def win_ready(self, rules: RuleSet) -> bool:
+        """Whether the win tables of ``rules`` are open (a hint shows P(win) at once)."""
+        return _solvable(rules) and rules.id not in self._unsupported and win_tables_ready(rules)
+
+    def request_win(self, rules: RuleSet) -> concurrent.futures.Future[bool]:
+        """Queue the win tables of ``rules`` (or join their queued entry); the future's value says whether
+        they are open now.
+
+        Raises:
+            PaschError: the queue is full.
+        """
+        key = f"win:{rules.id}"
+        with self._guard:
+            got = self._pending.get(key)
+            if got is not None:
+                return got
+            if len(self._pending) >= self.max_pending:
+                raise PaschError(f"{len(self._pending)} solver tables are being prepared; try again in a moment")
+            future = self._pool.submit(self._prepare_win, rules, key)
+            self._pending[key] = future
+        return future
+
+    def _prepare_win(self, rules: RuleSet, key: str) -> bool:
+        try:
+            prepare_win_tables(rules)
+            self.built += 1
+            return True
+        except PaschError:  # the solver does not handle these rules: no P(win)
+            self._unsupported.add(rules.id)
+            return False
+        except Exception:  # a failed build (disk or memory full) is retried by the next request
+            LOG.exception("the win tables of %s could not be prepared", rules.id)
+            return False
+        finally:
+            with self._guard:
+                self._pending.pop(key, None)
 
     def _prepare(self, rules: RuleSet) -> bool:
         try:

@@ -417,13 +417,20 @@
     p.textContent = t("suggest", { a: actionLabel(m.suggest) });
     out.appendChild(p);
     const opts = m.options || [];
+    // P(win) beside the expected totals (servers started with --win-hints, games of several players).
+    const win = m.win === "ready" || m.win === "preparing" ? m.win : null;
+    if (win === "preparing" && !m.askedAgain) {  // the server prepares the win tables (once, in its queue)
+      m.askedAgain = true;  // one timer per answer, however often the panel is drawn meanwhile
+      setTimeout(() => { if (app.state && app.state.seq === m.seq && app.hint === m) send({ type: "hint" }); }, 3000);
+    }
     if (opts.length) {
       const table = document.createElement("table");
       table.className = "hints";
       const hr = table.createTHead().insertRow();
-      for (const key of ["option", m.exact ? "expected" : "points_now"]) {
+      for (const key of ["option", m.exact ? "expected" : "points_now", ...(win ? ["p_win"] : [])]) {
         const th = document.createElement("th");
         th.scope = "col";
+        if (key === "p_win") th.className = "p-win";
         th.textContent = t(key);
         hr.appendChild(th);
       }
@@ -445,6 +452,13 @@
         v.className = "num";
         v.dataset.value = m.exact && o.value !== null ? String(o.value) : "";
         v.textContent = hintValue(o, m);
+        if (win) {
+          const w = tr.insertCell();
+          w.className = "num p-win";
+          const pw = typeof o.p_win === "number" ? o.p_win : null;
+          w.dataset.pWin = pw === null ? "" : String(pw);
+          w.textContent = pw === null ? "…" : t("percent", { p: (100 * pw).toFixed(1) });
+        }
       }
       out.appendChild(table);
       if (opts.length > 5) {
@@ -462,6 +476,12 @@
     note.className = "note";
     note.textContent = m.exact ? t("hint_exact") : t("hint_inexact");
     out.appendChild(note);
+    if (win) {
+      const wn = document.createElement("p");
+      wn.className = "note win-note";
+      wn.textContent = win === "ready" ? t("hint_win") : t("hint_win_preparing");
+      out.appendChild(wn);
+    }
   }
 
   // The dice the hint keeps (positions), held ones first.

@@ -1,0 +1,193 @@
+"""The win tables behind "P(win)" in hints: whether they apply, whether they are at hand, and preparing them.
+
+A hint's probability of winning (:attr:`AdviceOption.p_win`) reads two tables of the rule set, the same two
+``bot:win`` plays with: the threshold table (:func:`pasch.solver.target_table`: each option's chance of
+reaching every score) and the survival table (:func:`pasch.solver.survival_table`: each opponent's exact
+remaining-score distribution as one row, read in microseconds; propagating it forward instead takes up to
+half a minute for a sheet early in a ``yahtzee`` game). Each is 368 MB for ``yahtzee`` and 719 MB for
+``yatzy``, built once in minutes and then kept in the user cache directory. The interfaces never start that
+build unasked:
+
+- tables already in the cache are **memory-mapped read-only** when first needed (a second or so each to
+  verify the checksum; their pages are the operating system's page cache, not the process's own memory);
+- missing ones are built only on request (:func:`prepare_win_tables`: the terminal app's ``w`` key, the web
+  server's ``--win-hints`` queue), stored, and then memory-mapped from the cache like stored ones.
+
+Tables in use are kept per rule set (the few most recently used; see :data:`MAX_KEPT`), so a hint after the
+first costs only its own lookups.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+import numpy as np
+
+from pasch.engine import GameState, State
+from pasch.rules import GameKind, RuleSet
+
+if TYPE_CHECKING:
+    from pasch.solver import Solver, SurvivalTable, TargetTable
+
+__all__ = [
+    "MAX_KEPT",
+    "WinTables",
+    "prepare_win_tables",
+    "win_applies",
+    "win_pair",
+    "win_tables",
+    "win_tables_ready",
+]
+
+MAX_KEPT = 2
+"""Threshold tables kept open at once (memory-mapped: an evicted one costs a reload, not memory)."""
+
+WinProgress = Callable[[int, int, int, int], None]
+"""``progress(step, steps, done, total)``: step 1 of 3 is the exact table (``done`` of ``total`` layers while
+it is built), step 2 the threshold table, step 3 the survival table (no finer progress there: ``done ==
+total == 0`` until the step is over, then ``progress(3, 3, 1, 1)``)."""
+
+_TABLES: OrderedDict[str, tuple[TargetTable, SurvivalTable]] = OrderedDict()
+_LOCKS: dict[str, threading.Lock] = {}
+T = TypeVar("T")
+_GUARD = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class WinTables:
+    """Where a rule set's win tables stand.
+
+    Attributes:
+        rules: the rule set's text.
+        ready: open in this process (a hint reads them at once).
+        on_disk: stored in the cache directory (opening them is a load, not a build).
+        nbytes: their size on disk, both tables (a build holds about one and a half times that in memory for
+            a while).
+    """
+
+    rules: str
+    ready: bool
+    on_disk: bool
+    nbytes: int
+
+    @property
+    def megabytes(self) -> int:
+        """The size in MB (10^6 bytes), at least 1."""
+        return max(1, round(self.nbytes / 1e6))
+
+
+def _applies(rules: RuleSet, players: int) -> bool:
+    return rules.kind is GameKind.SHEET and rules.n_columns == 1 and 2 <= players <= 8
+
+
+def win_applies(state: State) -> bool:
+    """Whether hints in ``state``'s game may show P(win): a single-column sheet game of two to eight players."""
+    return isinstance(state, GameState) and _applies(state.rules, len(state.players))
+
+
+def win_tables_ready(rules: RuleSet) -> bool:
+    """Whether the win tables of ``rules`` are open in this process (asking loads nothing)."""
+    with _GUARD:
+        return rules.id in _TABLES
+
+
+def win_tables(rules: RuleSet) -> WinTables:
+    """Where the win tables of ``rules`` stand. The first ask per rule set loads its exact table and counts the
+    threshold table's states (about a second for ``yahtzee``): ask off a user interface's event loop.
+
+    Raises:
+        PaschError: the exact solver does not handle these rules (several columns, Knaster).
+    """
+    from pasch.solver import shared_solver, win_files
+
+    info = win_files(shared_solver(rules))
+    ready = win_tables_ready(rules)
+    return WinTables(rules.id, ready, ready or info.on_disk(), info.nbytes)
+
+
+def _keep(rid: str, pair: tuple[TargetTable, SurvivalTable]) -> None:
+    with _GUARD:
+        _TABLES[rid] = pair
+        _TABLES.move_to_end(rid)
+        while len(_TABLES) > MAX_KEPT:
+            _TABLES.popitem(last=False)
+
+
+def _mapped(load: Callable[[], T]) -> T:
+    """A table from ``load()``; one just built (held in memory) is opened again from the cache, read-only and
+    memory-mapped, so the process keeps no private copy. A cache that could not be written keeps the one in
+    memory."""
+    table = load()
+    if not isinstance(table.theta, np.memmap):  # type: ignore[attr-defined]
+        again = load()
+        if isinstance(again.theta, np.memmap):  # type: ignore[attr-defined]
+            return again
+    return table
+
+
+def win_pair(solver: Solver, progress: WinProgress | None = None) -> tuple[TargetTable, SurvivalTable]:
+    """The threshold and survival tables of a solver's rule set: the open ones, else memory-mapped from the
+    cache, else built, stored and memory-mapped (minutes for a full-size rule set).
+
+    Args:
+        solver: the rule set's solver.
+        progress: told of steps 2 and 3 (see :data:`WinProgress`).
+
+    Raises:
+        RuleSetError: the solver does not handle these rules.
+    """
+    from pasch.solver import survival_table, target_table
+
+    rid = solver.rules.id
+    with _GUARD:
+        got = _TABLES.get(rid)
+        if got is not None:
+            _TABLES.move_to_end(rid)
+            return got
+        lock = _LOCKS.setdefault(rid, threading.Lock())
+    with lock:  # one load or build per rule set, however many threads ask
+        with _GUARD:
+            got = _TABLES.get(rid)
+        if got is not None:
+            return got
+        if progress is not None:
+            progress(2, 3, 0, 0)
+        target = _mapped(lambda: target_table(solver))
+        if progress is not None:
+            progress(3, 3, 0, 0)
+        survival = _mapped(lambda: survival_table(solver))
+        pair = (target, survival)
+        _keep(rid, pair)
+        return pair
+
+
+def prepare_win_tables(rules: RuleSet, progress: WinProgress | None = None) -> WinTables:
+    """Open the win tables of ``rules``, loading or building (and storing) them first where needed.
+
+    Args:
+        rules: a single-column rule set.
+        progress: told of each step (see :data:`WinProgress`).
+
+    Returns:
+        Where the tables stand afterwards (ready).
+
+    Raises:
+        PaschError: the exact solver does not handle these rules.
+    """
+    from pasch.solver import shared_solver
+
+    def exact(done: int, total: int) -> None:
+        if progress is not None:
+            progress(1, 3, done, total)
+
+    if progress is not None:
+        progress(1, 3, 0, 0)
+    solver = shared_solver(rules, exact)
+    win_pair(solver, progress)
+    if progress is not None:
+        progress(3, 3, 1, 1)
+    return win_tables(rules)
