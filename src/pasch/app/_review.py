@@ -218,16 +218,21 @@ def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None, 
 
 
 def _win_probabilities(solver: Any) -> Callable[[GameState, str], tuple[float, float]]:
-    """``of(state, played)``: P(win) of the best option and of the one played, for the player to act."""
-    from pasch.solver import score_distribution, target_table
+    """``of(state, played)``: P(win) of the best option and of the one played, for the player to act.
 
-    table = target_table(solver)
+    The tables are those the hints and ``bot:win`` use (:func:`pasch.app.win_pair`: opened once per
+    process, memory-mapped); the opponents' distributions are rows of the survival table, read in O(1)
+    rather than propagated forward for every decision.
+    """
+    from pasch.app._wintables import win_pair
+
+    table, survival = win_pair(solver)
     dists: dict[tuple[tuple[int | None, ...], int], Any] = {}
 
     def dist(scores: tuple[int | None, ...], extra: int) -> Any:
         key = (scores, extra)
         if key not in dists:
-            dists[key] = score_distribution(solver, list(scores), extra=extra)
+            dists[key] = survival.distribution(list(scores), extra)
         return dists[key]
 
     def of(state: GameState, played: str) -> tuple[float, float]:
