@@ -30,7 +30,7 @@ LANES = 64
 """Situations solved together by the batch and simulation kernels (a full vector loop of lanes)."""
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _rows(V, mask, flag, u0, L, T, X):
     """Next-state value rows: ``X[row, j]`` for upper total ``u0 + j``, row = (box, upper points).
 
@@ -74,7 +74,7 @@ def _rows(V, mask, flag, u0, L, T, X):
                 x[j] = top + (bonus if u0 + j < thr else 0.0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _legal(mask, yclass, T, legal, nlegal, ctxg):
     """Legal boxes of each throw group, and each group's scoring context, for a filled-box mask.
 
@@ -106,7 +106,7 @@ def _legal(mask, yclass, T, legal, nlegal, ctxg):
         nlegal[g] = cnt
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _stops(X, L, legal, nlegal, ctxg, T, m0, stop):
     """``stop[s, r, lane]``: best box entry for throw ``r`` (sharp flag ``s``) plus the future value.
 
@@ -169,7 +169,7 @@ def _stops(X, L, legal, nlegal, ctxg, T, m0, stop):
                             stop[s, r, j] = v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _turn(stop, A, Sv, tmp2, L, stages, T, save):
     """Run ``stages`` keep stages; on return ``A``/``Sv`` hold the throw values with ``stages`` rolls left.
 
@@ -350,7 +350,7 @@ def _submax(A, k, subs, c, L, out, o, same):
                     out[o, j] = v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _expect(A, Sv, stop, L, stages, T, acc):
     """Expected value at the start of a turn: the mean over the first throw.
 
@@ -382,7 +382,7 @@ def _expect(A, Sv, stop, L, stages, T, acc):
             acc[j] += pr * src[j]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _rebase(X, L, mask, T, base):
     """Subtract one next-state row from every open row: turn values stay small, so float32 stays exact.
 
@@ -423,7 +423,7 @@ def _next_random(state):
 
 
 # -- many situations at once: one situation per lane ------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _rows_many(V, masks, flags, us, L, T, X, base):
     """``X[row, j]`` for situation ``j`` (relative to ``base[j]``, its first open row); NEG if filled.
 
@@ -514,7 +514,7 @@ def _ctx_of(mask, flag, g, y_box, group_match):
     return yclass * 2 + m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _stops_many(X, Xp, L, masks, flags, T, m0, stop, legal_row):
     """``stop[s, r, j]`` for every situation ``j``.
 
