@@ -28,17 +28,22 @@ best keep of a throw is a running maximum over sub-multisets, removing one die a
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 NEG = -1.0e30
 """Value of an impossible entry: below every real value, far from float32's limit."""
 
+_PIECE: dict[str, Any] = {"cache": True, "nogil": True, "no_cpython_wrapper": True}
+"""Numba options of a piece: cached, releasing the GIL, no CPython wrapper (see the module docstring)."""
+
 LANES = 64
 """Situations solved together by the batch and simulation kernels (a full vector loop of lanes)."""
 
 
-@njit(cache=True, nogil=True, no_cpython_wrapper=True)
+@njit(**_PIECE)
 def _rows(V, mask, flag, u0, L, T, X):
     """Next-state value rows: ``X[row, j]`` for upper total ``u0 + j``, row = (box, upper points).
 
@@ -82,7 +87,7 @@ def _rows(V, mask, flag, u0, L, T, X):
                 x[j] = top + (bonus if u0 + j < thr else 0.0)
 
 
-@njit(cache=True, nogil=True, no_cpython_wrapper=True)
+@njit(**_PIECE)
 def _legal(mask, yclass, T, legal, nlegal, ctxg):
     """Legal boxes of each throw group, and each group's scoring context, for a filled-box mask.
 
@@ -114,7 +119,7 @@ def _legal(mask, yclass, T, legal, nlegal, ctxg):
         nlegal[g] = cnt
 
 
-@njit(cache=True, nogil=True, no_cpython_wrapper=True)
+@njit(**_PIECE)
 def _stops(X, L, legal, nlegal, ctxg, T, m0, stop):
     """``stop[s, r, lane]``: best box entry for throw ``r`` (sharp flag ``s``) plus the future value.
 
@@ -177,7 +182,7 @@ def _stops(X, L, legal, nlegal, ctxg, T, m0, stop):
                             stop[s, r, j] = v
 
 
-@njit(cache=True, nogil=True, no_cpython_wrapper=True)
+@njit(**_PIECE)
 def _turn(stop, A, Sv, tmp2, L, stages, T, save):
     """Run ``stages`` keep stages; on return ``A``/``Sv`` hold the throw values with ``stages`` rolls left.
 
@@ -358,7 +363,7 @@ def _submax(A, k, subs, c, L, out, o, same):
                     out[o, j] = v
 
 
-@njit(cache=True, nogil=True, no_cpython_wrapper=True)
+@njit(**_PIECE)
 def _expect(A, Sv, stop, L, stages, T, acc):
     """Expected value at the start of a turn: the mean over the first throw.
 
@@ -390,7 +395,7 @@ def _expect(A, Sv, stop, L, stages, T, acc):
             acc[j] += pr * src[j]
 
 
-@njit(cache=True, nogil=True, no_cpython_wrapper=True)
+@njit(**_PIECE)
 def _rebase(X, L, mask, T, base):
     """Subtract one next-state row from every open row: turn values stay small, so float32 stays exact.
 
@@ -431,7 +436,7 @@ def _next_random(state):
 
 
 # -- many situations at once: one situation per lane ------------------------------------------------
-@njit(cache=True, nogil=True, no_cpython_wrapper=True)
+@njit(**_PIECE)
 def _rows_many(V, masks, flags, us, L, T, X, base):
     """``X[row, j]`` for situation ``j`` (relative to ``base[j]``, its first open row); NEG if filled.
 
@@ -522,7 +527,7 @@ def _ctx_of(mask, flag, g, y_box, group_match):
     return yclass * 2 + m
 
 
-@njit(cache=True, nogil=True, no_cpython_wrapper=True)
+@njit(**_PIECE)
 def _stops_many(X, Xp, L, masks, flags, T, m0, stop, legal_row):
     """``stop[s, r, j]`` for every situation ``j``.
 
