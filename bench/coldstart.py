@@ -18,7 +18,9 @@ yardstick of the ratios. Last, one more fresh process times the compilation of e
 (Numba's own compile timers, per dispatcher and signature) and each first call.
 
 Times are wall-clock seconds of the whole process, one run each (``--repeat`` takes the best of several).
-On a shared machine they are noisy; the ratios within one run are what matters.
+On a shared machine they are noisy; the ratios within one run are what matters. Beside them, the CPU
+seconds of each process (user + system, ``resource.getrusage(RUSAGE_CHILDREN)``): far less noisy when
+other work shares the cores, and the compile cost proper (Numba compiles on one thread).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -56,15 +59,15 @@ assert hints.exact and hints.rows, hints
 _KERNELS = """
 import json, time
 import numpy as np
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 from pasch.solver import Solver, StateKey
 import pasch.solver
-steps = {"import pasch.solver": time.perf_counter() - t0}
+steps = {"import pasch.solver": (time.perf_counter() - t0, time.process_time() - c0)}
 
 def step(name, fn):
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     fn()
-    steps[name] = time.perf_counter() - t
+    steps[name] = (time.perf_counter() - t, time.process_time() - c)
 
 holder = {}
 step("table build (yahtzee)", lambda: holder.setdefault("s", Solver.load("yahtzee")))
@@ -94,10 +97,20 @@ def _fresh_env(root: Path) -> dict[str, str]:
     return env
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+_CPU: dict[str, float] = {}  # the CPU seconds of the last run of each command (see _timed)
+
+
 def _timed(cmd: Sequence[str], env: dict[str, str], cwd: Path) -> tuple[float, str]:
+    cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
+    _CPU["last"] = _children_cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return seconds, done.stdout
@@ -161,7 +174,8 @@ def main() -> None:
             ),
         ]
         results: dict[str, float] = {}
-        ys_build = ys_process = float("nan")
+        cpus: dict[str, float] = {}
+        ys_build = ys_process = ys_cpu = float("nan")
         for rep in range(args.repeat):
             try:
                 root = work / f"ys{rep}"
@@ -169,6 +183,7 @@ def main() -> None:
                 wall, out = _timed([sys.executable, "-c", _YS_BUILD], _fresh_env(root), work)
                 ys_build = min(ys_build, float(out.strip())) if ys_build == ys_build else float(out.strip())
                 ys_process = min(ys_process, wall) if ys_process == ys_process else wall
+                ys_cpu = min(ys_cpu, _CPU["last"]) if ys_cpu == ys_cpu else _CPU["last"]
             except SystemExit as exc:
                 print(f"yatzy-solver not run: {str(exc).splitlines()[0]}; pip install yatzy-solver==1.0.0")
             for name, cmd, table_cached in commands:
@@ -181,19 +196,23 @@ def main() -> None:
                     Path(env["NUMBA_CACHE_DIR"]).mkdir()
                 seconds, _ = _timed(cmd, env, work)
                 results[name] = min(results.get(name, seconds), seconds)
+                cpus[name] = min(cpus.get(name, _CPU["last"]), _CPU["last"])
 
         print(f"cores: {os.cpu_count()}, load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         print("Each command in a fresh process with empty Numba and table caches (one run; shared machine: noisy).")
         print()
         w = max(len(n) for n in results) + 2
-        print(f"{'first command':<{w}} {'seconds':>8} {'/ ys build':>11}  target")
-        print("-" * (w + 32))
-        print(f"{'yatzy-solver build':<{w}} {ys_build:8.2f} {1.0:11.2f}  (its whole process {ys_process:.2f} s)")
+        print(f"{'first command':<{w}} {'seconds':>8} {'/ ys build':>11} {'CPU s':>7}  target")
+        print("-" * (w + 40))
+        print(
+            f"{'yatzy-solver build':<{w}} {ys_build:8.2f} {1.0:11.2f} {ys_cpu:7.2f}  "
+            f"(its whole process {ys_process:.2f} s; CPU: its whole process, all threads)"
+        )
         for name, seconds in results.items():
             ratio = seconds / ys_build
             target = TARGETS.get(name)
             mark = "" if target is None else f"<= {target:.1f}  {'ok' if ratio <= target else 'MISSED'}"
-            print(f"{'pasch ' + name:<{w}} {seconds:8.2f} {ratio:11.2f}  {mark}")
+            print(f"{'pasch ' + name:<{w}} {seconds:8.2f} {ratio:11.2f} {cpus[name]:7.2f}  {mark}")
 
         if not args.no_kernels:
             root = work / "kernels"
@@ -202,8 +221,8 @@ def main() -> None:
             data = json.loads(out.strip().splitlines()[-1])
             print()
             print("First calls in one fresh process (compile + run):")
-            for name, seconds in data["steps"].items():
-                print(f"  {name:<28} {seconds:7.2f} s")
+            for name, (seconds, cpu) in data["steps"].items():
+                print(f"  {name:<28} {seconds:7.2f} s  {cpu:7.2f} CPU s")
             print()
             print("Numba compile time per kernel (its compile timer, nested kernels included):")
             for name, n_args, seconds in sorted(data["compiled"], key=lambda c: -c[2]):

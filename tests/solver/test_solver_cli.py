@@ -103,6 +103,29 @@ def test_review_an_optimal_game_loses_nothing(tmp_path: Path) -> None:
     assert all(d["played"] == d["best"] or d["loss"] < 1e-6 for d in data["decisions"])
 
 
+def test_a_first_review_leaves_the_percentile_to_later_unless_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no cached score distribution the percentile waits for --percentile (then it is cached)."""
+    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path / "cache"))
+    rng = np.random.default_rng(5)
+    game = Game(RULES, ["cy"], rng=rng)
+    bot = OptimalBot()
+    while not game.state.is_terminal:
+        game.act(bot.choose(game.state, rng))
+    path = tmp_path / "game.json"
+    path.write_text(game.log.to_json())
+    code, out, err = run("review", str(path), "--json")
+    assert code == 0, out
+    assert "beats" not in json.loads(out) and "--percentile" in err
+    code, out, err = run("review", str(path), "--json", "--percentile")
+    assert code == 0, out
+    beats = json.loads(out)["beats"]["cy"]
+    assert 0.0 < beats < 1.0 and "computing the exact score distribution" in err
+    code, out, err = run("review", str(path), "--json")
+    assert json.loads(out)["beats"]["cy"] == beats and "--percentile" not in err
+
+
 def test_review_counts_a_bad_decision(tmp_path: Path) -> None:
     game = Game(RULES, ["bob"])
     for text in ["roll", "throw 6 6 6 6 6", "score ones"]:

@@ -29,7 +29,7 @@ from pasch.app._layout import (
     sheet_layout,
 )
 from pasch.app._match import BotTurn, Match, Pending, UndoStep
-from pasch.app._review import Decision, Review, review, reviewable
+from pasch.app._review import Decision, Review, percentile_cached, review, reviewable
 from pasch.app._seats import (
     BOT_KINDS,
     HUMAN,
@@ -77,6 +77,7 @@ __all__ = [
     "game_summary",
     "make_bot",
     "parse_seats",
+    "percentile_cached",
     "play_bots",
     "prepare_win_tables",
     "review",

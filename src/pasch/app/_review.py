@@ -26,7 +26,7 @@ from pasch.engine import Action, GameLog, GameState, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, LogError, RuleSetError
 from pasch.rules import GameKind, RuleSet, get
 
-__all__ = ["Decision", "Review", "review", "reviewable"]
+__all__ = ["Decision", "Review", "percentile_cached", "review", "reviewable"]
 
 _TIE = 1e-9
 
@@ -129,7 +129,20 @@ def reviewable(rules: RuleSet | str) -> bool:
     return rs.kind is GameKind.SHEET and rs.n_columns == 1
 
 
-def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None, win: bool = False) -> Review:
+def percentile_cached(rules: RuleSet | str) -> bool:
+    """Whether a review's percentile (:attr:`Review.beats`) of this rule set is ready without computing."""
+    from pasch.solver import distribution_path
+
+    return distribution_path(get(rules) if isinstance(rules, str) else rules).exists()
+
+
+def review(
+    log: GameLog,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    win: bool = False,
+    percentile: bool | None = True,
+) -> Review:
     """Review a game's log decision by decision with the exact solver.
 
     The solver's table is loaded (or built once and cached); call this off a user interface's event loop.
@@ -139,6 +152,9 @@ def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None, 
         progress: called as ``progress(done, total)`` while a solver table is built.
         win: in a game of two to eight players, also each decision's probability of winning before and
             after it (needs the rule set's threshold table: built once, minutes for the big rule sets).
+        percentile: for a finished game, :attr:`Review.beats` from the exact score distribution of
+            optimal play: True computes it if need be (once per rule set, then cached: about 40 s of
+            CPU for ``yahtzee``), None only when it is cached already, False never.
 
     Raises:
         RuleSetError: the log's rules have no exact solver (several columns, Knaster).
@@ -200,7 +216,7 @@ def review(log: GameLog, *, progress: Callable[[int, int], None] | None = None, 
         state = nxt
     totals = tuple(state.total(p) for p in range(len(log.players)))
     beats = None
-    if state.is_terminal:
+    if state.is_terminal and (percentile or (percentile is None and percentile_cached(rules))):
         from pasch.solver import score_distribution
 
         dist = score_distribution(solver)

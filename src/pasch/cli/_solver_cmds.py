@@ -517,17 +517,35 @@ def review_cmd(
             "--win", help="Games of several players: P(win) before and after each decision (threshold tables)."
         ),
     ] = False,
+    percentile: Annotated[
+        bool,
+        typer.Option(
+            "--percentile",
+            help="A finished game's share of optimal games beaten, even when the exact score distribution "
+            "must be computed first (once per rule set; then cached and shown without this option).",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Each decision of a game: what was played, the best option and the expected points lost."""
     with guard():
-        from pasch.app import review
+        from pasch.app import percentile_cached, review
+        from pasch.cli._common import err_console
         from pasch.engine import GameLog
 
         log = GameLog.load(log_path)
         rules = _rules(log.rules)
         _first_use_notice(rules, ())
-        got = review(log, win=win)
+        if percentile and not percentile_cached(rules):
+            err_console().print(
+                "pasch: computing the exact score distribution of optimal play (once per rule set; then cached)…"
+            )
+        got = review(log, win=win, percentile=True if percentile else None)
+        if got.finished and got.beats is None:
+            err_console().print(
+                "pasch: the share of optimal games beaten needs the exact score distribution, computed once "
+                "per rule set (about a minute): add --percentile, or run pasch solve --distribution."
+            )
         rows: list[dict[str, Any]] = [_review_row(log.players[d.player], d) for d in got.decisions]
         lost = got.lost
         totals = {name: got.totals[p] for p, name in enumerate(log.players)}
