@@ -26,6 +26,7 @@ import inspect
 from typing import Any
 
 from pasch.solver._dist import ScoreDistribution, distribution_path, score_distribution
+from pasch.solver._duel import duel_win_optimal
 from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, is_shared, set_shared_budget, shared_nbytes, shared_solver
@@ -34,7 +35,7 @@ from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_t
 from pasch.solver._table import SOLVER_VERSION, CacheWarning, build_values, cache_dir, load_or_build, table_path
 from pasch.solver._target import SurvivalTable, TargetOption, TargetTable, survival_table, target_table
 
-KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget")
+KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget", "_kwin", "_kduel")
 """The modules of the solver's Numba kernels, shared pieces first."""
 
 TASKS = {
@@ -71,6 +72,7 @@ __all__ = [
     "compile_ahead",
     "compiled",
     "distribution_path",
+    "duel_win_optimal",
     "is_shared",
     "kernels",
     "load_or_build",
