@@ -69,7 +69,9 @@ def main() -> None:
         ok = side.win_rate >= 0.52 and side.ci95[0] > 0.505
         verdict = "both met" if ok else ("CI only" if side.ci95[0] > 0.505 else "MISSED")
         lat = latency(rid, args.latency_samples, args.seed) if args.latency_samples > 0 else None
-        rows.append((rid, load_s, built_s, got.games, side.wins, got.ties, side.win_rate, side.ci95, seconds, verdict, lat))
+        rows.append(
+            (rid, load_s, built_s, got.games, side.wins, got.ties, side.win_rate, side.ci95, seconds, verdict, lat)
+        )
         print(f"{rid}: done in {seconds:.1f} s", flush=True)
     print(
         f"{'rules':9} {'tables s':>8} {'built s':>8} {'games':>7} {'wins':>7} {'ties':>5} {'win rate':>9} "
