@@ -67,7 +67,7 @@ SOME = [r for r in SMALL if r.id in ("bonus", "forced-joker", "classic-down", "u
 @pytest.mark.parametrize("rules", SOME, ids=lambda r: r.id)
 def test_threshold_table_matches_the_reference(rules: RuleSet) -> None:
     solver = Solver(rules, build_values(rules, np.float64))
-    theta, sidx = build_target(solver.prep, np.float64)
+    theta, sidx = build_target(solver.prep, np.float64, eps=0.0)
     ref = TargetReference(rules)
     table = TargetTable(solver, theta, sidx)
     rng = random.Random(rules.id)
@@ -99,6 +99,28 @@ def test_threshold_table_matches_the_reference(rules: RuleSet) -> None:
                         if o.kind == "keep":
                             want = hold.keep_value(o.keep, rolls_left - 1)
                             assert o.probability == pytest.approx(want, abs=TOL)
+
+
+@pytest.mark.parametrize("rules", SOME[:3], ids=lambda r: r.id)
+def test_zeroing_tiny_probabilities_stays_within_its_bound(rules: RuleSet) -> None:
+    """The default build zeroes probabilities below EPS: no value moves by more than layers * EPS."""
+    from pasch.solver._target import EPS, build_survival
+
+    solver = Solver(rules, build_values(rules, np.float64))
+    p = solver.prep
+    exact, sidx = build_target(p, np.float64, eps=0.0)
+    eps = 1e-3  # large enough that rows end early in these small rule sets
+    fast, sidx2 = build_target(p, np.float64, eps=eps)
+    assert (sidx == sidx2).all()
+    diff = np.abs(fast - exact)
+    assert diff.max() <= len(rules.categories) * eps
+    assert ((exact > 0) & (fast == 0)).any(), "no row ended early: the test checks nothing"
+    default, _ = build_target(p, np.float64)
+    assert np.abs(default - exact).max() <= len(rules.categories) * EPS
+    exact, _ = build_survival(solver, eps=0.0)
+    fast, _ = build_survival(solver, eps=eps)
+    assert np.abs(fast - exact).max() <= len(rules.categories) * eps
+    assert ((exact > 0) & (fast == 0)).any()
 
 
 def test_the_threshold_table_beats_the_expected_score_policy_and_quantises() -> None:
@@ -134,7 +156,7 @@ def test_survival_rows_are_the_exact_distributions(rules: RuleSet) -> None:
     from pasch.solver._target import SurvivalTable, build_survival
 
     solver = Solver(rules, build_values(rules, np.float64))
-    theta, sidx = build_survival(solver)
+    theta, sidx = build_survival(solver, eps=0.0)
     table = SurvivalTable(solver, theta, sidx)
     rng = random.Random(rules.id)
     scores: list[int | None] = [None] * len(rules.categories)

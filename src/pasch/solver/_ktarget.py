@@ -74,23 +74,84 @@ def _tstops(theta, scale, sidx, mask, flag, u, t0, L, legal, nlegal, ctxg, T, st
                 hi = width + gain - t0
                 if hi > L:
                     hi = L
+                j1 = max(done, 0)
+                if hi <= j1:
+                    continue
+                # slices and loops from 0 with unconditional stores: Numba's negative-index handling
+                # and a conditional store would each keep the loop from compiling to vector maxima
                 off = t0 - gain
-                for j in range(max(done, 0), hi):
-                    v = src[j + off] * scale
-                    if v > out[j]:
-                        out[j] = v
+                a = src[j1 + off : hi + off]
+                b = out[j1:hi]
+                if scale == 1.0:
+                    for j in range(hi - j1):
+                        v = a[j]
+                        o = b[j]
+                        b[j] = v if v > o else o
+                else:
+                    for j in range(hi - j1):
+                        v = a[j] * scale
+                        o = b[j]
+                        b[j] = v if v > o else o
 
 
 @njit(cache=True, nogil=True)
-def _target_layer(theta, sidx, keys, lo, hi_end, T, th, n_threads):
+def _reach(wid, sidx, mask, flag, u, L, legal, nlegal, ctxg, T):
+    """One past the last lane a state can need: the greatest ``gain + wid[next]`` over its entries, at most ``L``.
+
+    Args:
+        wid: per state row, one past its last lane above :data:`EPS` (later layers filled in).
+        sidx: the row of each state.
+        mask: filled-box mask.
+        flag: the all-alike flag.
+        u: capped upper total.
+        L: the table's width.
+        legal: legal boxes per group (from :func:`_legal`).
+        nlegal: how many legal boxes each group has.
+        ctxg: each group's scoring context.
+        T: the rule set's tables.
+    """
+    top = 1
+    for s in range(T.n_sharp):
+        for r in range(T.grp.shape[0]):
+            g = T.grp[r]
+            c = ctxg[g]
+            for q in range(nlegal[g]):
+                i = legal[g, q]
+                row = T.rowsel[c, s, r, i]
+                p = T.row_up[row]
+                gain = T.total[c, s, r, i]
+                if u < T.thr <= u + p:
+                    gain += T.ibonus
+                nm = mask | (1 << T.row_box[row])
+                mode = T.row_mode[row]
+                nf = flag if mode == 0 else mode - 1
+                if T.n_flags == 1:
+                    nf = 0
+                hi = gain + wid[sidx[nm, nf, min(u + p, T.thr)]]
+                if hi > top:
+                    top = hi
+                    if top >= L:
+                        return L
+    return top
+
+
+@njit(cache=True, nogil=True)
+def _target_layer(theta, wid, sidx, keys, lo, hi_end, B, eps, T, th, n_threads):
     """Fill the rows of the states ``keys[lo:hi_end]`` (one layer), every ``n_threads``-th from ``th``.
+
+    A row is solved ``B`` lanes at a time (the turn's working set of a block stays in the core's cache:
+    all 512 lanes at once spill it), and only up to the lane its entries can reach: values below ``eps``
+    are stored as 0, so a row ends where its successors' rows end (``wid``), shifted by the entry's points.
 
     Args:
         theta: the float threshold table; the layer's rows are written.
+        wid: per state row, one past its last lane above ``eps``; the layer's entries are written.
         sidx: the row of each state.
         keys: state keys ``(mask * n_flags + flag) * lanes + upper``, layer by layer.
         lo: first state of the layer in ``keys``.
         hi_end: end of the layer in ``keys``.
+        B: lanes per block.
+        eps: probabilities below it are stored as 0 (their error stays below ``layers * eps``).
         T: the rule set's tables (in ``theta``'s dtype).
         th: this call's share.
         n_threads: calls sharing the layer.
@@ -101,11 +162,11 @@ def _target_layer(theta, sidx, keys, lo, hi_end, T, th, n_threads):
     L = theta.shape[1]
     n_groups = T.group_match.shape[0]
     n_rolls = T.grp.shape[0]
-    stop = np.empty((T.n_sharp, n_rolls, L), theta.dtype)
-    A = np.empty((T.keep_add.shape[0], L), theta.dtype)
-    Sv = np.empty((n_rolls, L), theta.dtype)
-    tmp = np.empty((1, L), theta.dtype)
-    acc = np.empty(L, np.float64)
+    stop = np.empty((T.n_sharp, n_rolls, B), theta.dtype)
+    A = np.empty((T.keep_add.shape[0], B), theta.dtype)
+    Sv = np.empty((n_rolls, B), theta.dtype)
+    tmp = np.empty((1, B), theta.dtype)
+    acc = np.empty(B, np.float64)
     save = np.empty((0, 1, 1), theta.dtype)
     legal = np.empty((n_groups, n), np.int32)
     nlegal = np.empty(n_groups, np.int32)
@@ -120,14 +181,28 @@ def _target_layer(theta, sidx, keys, lo, hi_end, T, th, n_threads):
         y_filled = y_box >= 0 and (mask >> y_box) & 1
         yclass = 0 if not y_filled else 1 + flag
         _legal(mask, yclass, T, legal, nlegal, ctxg)
-        _tstops(theta, 1.0, sidx, mask, flag, u, 0, L, legal, nlegal, ctxg, T, stop)
-        _turn(stop, A, Sv, tmp, L, T.stages, T, save)
-        _expect(A, Sv, stop, L, T.stages, T, acc)
-        dst = theta[sidx[mask, flag, u]]
+        top = _reach(wid, sidx, mask, flag, u, L, legal, nlegal, ctxg, T)
+        row = sidx[mask, flag, u]
+        dst = theta[row]
+        last = 1
+        for j0 in range(0, top, B):
+            Lb = min(B, top - j0)
+            _tstops(theta, 1.0, sidx, mask, flag, u, j0, Lb, legal, nlegal, ctxg, T, stop)
+            _turn(stop, A, Sv, tmp, Lb, T.stages, T, save)
+            _expect(A, Sv, stop, Lb, T.stages, T, acc)
+            for j in range(Lb):
+                v = acc[j]
+                if v > 1.0:
+                    v = 1.0
+                if v < eps:
+                    v = 0.0
+                else:
+                    last = j0 + j + 1
+                dst[j0 + j] = v
+        for j in range(top, L):
+            dst[j] = 0.0
         dst[0] = 1.0
-        for j in range(1, L):
-            v = acc[j]
-            dst[j] = 1.0 if v > 1.0 else v
+        wid[row] = last
 
 
 @njit(cache=True, nogil=True)
@@ -225,7 +300,7 @@ def _box_row(theta, sidx, mask, flag, u, s, r, c, i, L, T, out):
 
 
 @njit(cache=True, nogil=True)
-def _survive_layer(V, theta, sidx, keys, lo, hi_end, T, th, n_threads):
+def _survive_layer(V, theta, wid, sidx, keys, lo, hi_end, eps, T, th, n_threads):
     """Fill P(at least ``t`` more points) under the expected-score-optimal policy for one layer's states.
 
     The decisions are those of :func:`~pasch.solver._kparts._decide` on the value table ``V`` (the
@@ -235,10 +310,12 @@ def _survive_layer(V, theta, sidx, keys, lo, hi_end, T, th, n_threads):
     Args:
         V: the value table (expected further scores) in the tables' dtype.
         theta: the survival table ``[state, t]``; the layer's rows are written.
+        wid: per state row, one past its last lane above ``eps``; the layer's entries are written.
         sidx: the row of each state.
         keys: state keys, layer by layer.
         lo: first state of the layer in ``keys``.
         hi_end: end of the layer in ``keys``.
+        eps: probabilities below it are stored as 0 (a row ends early, as in :func:`_target_layer`).
         T: the rule set's tables (in ``V``'s dtype).
         th: this call's share.
         n_threads: calls sharing the layer.
@@ -279,6 +356,7 @@ def _survive_layer(V, theta, sidx, keys, lo, hi_end, T, th, n_threads):
         y_filled = T.y_box >= 0 and (mask >> T.y_box) & 1
         yclass = 0 if not y_filled else 1 + flag
         _legal(mask, yclass, T, legal, nlegal, ctxg)
+        Lt = _reach(wid, sidx, mask, flag, u, L, legal, nlegal, ctxg, T)
         _rows(V, mask, flag, np.int64(u), 1, T, X)
         _rebase(X, 1, mask, T, base)
         _stops(X, 1, legal, nlegal, ctxg, T, tmp, stop)
@@ -290,7 +368,7 @@ def _survive_layer(V, theta, sidx, keys, lo, hi_end, T, th, n_threads):
                     T.group_match, T.rsub, T.n_rsub, legal_row,
                 )  # fmt: skip
                 box_of[s, r] = box
-                _box_row(theta, sidx, mask, flag, u, s, r, c, box, L, T, B[s, r])
+                _box_row(theta, sidx, mask, flag, u, s, r, c, box, Lt, T, B[s, r])
         for t in range(stages + 1):
             for s in range(n_sharp):
                 for r in range(n_rolls):
@@ -302,42 +380,53 @@ def _survive_layer(V, theta, sidx, keys, lo, hi_end, T, th, n_threads):
                         )  # fmt: skip
                     src = B[s, r] if keep < 0 else K[keep]
                     dst = H[s, r]
-                    for j in range(L):
+                    for j in range(Lt):
                         dst[j] = src[j]
             if t == stages:
                 break
             for r in range(n_rolls):
-                for j in range(L):
+                for j in range(Lt):
                     K[n_small + r, j] = H[0, r, j]
             for k in range(n_small - 1, -1, -1):
                 a = K[k]
                 if k == 0 and n_sharp == 2:
-                    for j in range(L):
+                    for j in range(Lt):
                         a[j] = 0.0
                     for r in range(n_rolls):
                         pr = T.prob64[r]
                         h = H[1, r]
-                        for j in range(L):
+                        for j in range(Lt):
                             a[j] += pr * h[j]
                 else:
-                    for j in range(L):
+                    for j in range(Lt):
                         a[j] = 0.0
                     for f in range(faces):
                         b = K[T.keep_add[k, f]]
-                        for j in range(L):
+                        for j in range(Lt):
                             a[j] += b[j]
-                    for j in range(L):
+                    for j in range(Lt):
                         a[j] /= faces
         s0 = 1 if n_sharp == 2 else 0
-        for j in range(L):
+        for j in range(Lt):
             acc[j] = 0.0
         for r in range(n_rolls):
             pr = T.prob64[r]
             h = H[s0, r]
-            for j in range(L):
+            for j in range(Lt):
                 acc[j] += pr * h[j]
-        dst = theta[sidx[mask, flag, u]]
-        dst[0] = 1.0
-        for j in range(1, L):
+        row = sidx[mask, flag, u]
+        dst = theta[row]
+        last = 1
+        for j in range(1, Lt):
             v = acc[j]
-            dst[j] = 1.0 if v > 1.0 else v
+            if v > 1.0:
+                v = 1.0
+            if v < eps:
+                v = 0.0
+            else:
+                last = j + 1
+            dst[j] = v
+        for j in range(Lt, L):
+            dst[j] = 0.0
+        dst[0] = 1.0
+        wid[row] = last
