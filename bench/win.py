@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from pasch.app import duel, make_bot
-from pasch.engine import Game
+from pasch.engine import Game, GameState
 from pasch.rules import get
 from pasch.solver import score_distribution, shared_solver, survival_table, target_table
 
@@ -35,6 +35,7 @@ def latency(rules_id: str, samples: int, seed: int) -> tuple[float, float]:
         game = Game(rules_id, ["a", "b"], rng=rng)
         while not game.state.is_terminal and len(times) < samples:
             st = game.state
+            assert isinstance(st, GameState)
             if st.dice is not None and st.current_player == 0 and rng.random() < 0.3:
                 opp = st.sheets[1].columns[0]
                 d = score_distribution(solver, list(opp.scores), extra=opp.extra)

@@ -101,9 +101,7 @@ def test_win_options_match_the_recursive_win_rule(rules: RuleSet) -> None:
                             want = hold.keep_value(o.keep, rolls_left - 1)
                         else:
                             i = rules.category_index(o.category or "")
-                            ents = dict(
-                                (nxt, g) for g, nxt in entries(rules, scores, roll, sharp and rules.sharp)
-                            )
+                            ents = {nxt: g for g, nxt in entries(rules, scores, roll, sharp and rules.sharp)}
                             nxt = next(c for c in ents if c[i] is not None and scores[i] is None)
                             want = ref.entry(nxt, mine + int(ents[nxt]))
                         assert o.probability == pytest.approx(want, abs=TOL), (scores, roll, rolls_left, o)

@@ -120,8 +120,9 @@ def duel_decision(
     """
     from pasch.solver._kduel import _duel_decide
 
+    kernel: Any = _duel_decide
     if seat not in (0, 1):
         raise ValueError(f"a duel has seats 0 and 1, not {seat}")
     cols = [np.array([states[0][i], states[1][i]], np.int64) for i in range(4)]
-    box, keep = _duel_decide(*_tables(solver), seat, *cols, int(roll), int(rolls_left), bool(sharp))
+    box, keep = kernel(*_tables(solver), seat, *cols, int(roll), int(rolls_left), bool(sharp))
     return int(box), int(keep)
