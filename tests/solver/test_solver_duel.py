@@ -81,6 +81,7 @@ def test_win_options_match_the_recursive_win_rule(rules: RuleSet) -> None:
     table = TargetTable(solver, theta, sidx)
     rng = random.Random(rules.id)
     n = len(rules.categories)
+    undecided = 0  # options whose value is neither 0 nor 1: the weighting is exercised
     for filled in (n - 1, n - 2, n - 3):
         scores = _random_column(rules, rng, filled)
         mine = column_totals(rules, scores).total
@@ -105,6 +106,8 @@ def test_win_options_match_the_recursive_win_rule(rules: RuleSet) -> None:
                             nxt = next(c for c in ents if c[i] is not None and scores[i] is None)
                             want = ref.entry(nxt, mine + int(ents[nxt]))
                         assert o.probability == pytest.approx(want, abs=TOL), (scores, roll, rolls_left, o)
+                        undecided += 0.01 < o.probability < 0.99
+    assert undecided > 10
 
 
 def _kernel_text(solver: Solver, box: int, keep: int) -> str:
