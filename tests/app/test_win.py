@@ -59,6 +59,24 @@ def test_duel_counts_every_game_and_alternates_seats() -> None:
         duel(get(RULES), ("human", "optimal"), 2, seed=0)
 
 
+def test_win_against_optimal_plays_in_the_duel_kernel() -> None:
+    """``win`` against ``optimal`` (either order) counts the kernel's games; progress chunks change nothing."""
+    from pasch.solver import duel_win_optimal, shared_solver
+
+    totals = duel_win_optimal(shared_solver(RULES), 30, seed=9)
+    ahead = int((totals[:, 0] > totals[:, 1]).sum())
+    ties = int((totals[:, 0] == totals[:, 1]).sum())
+    got = duel(get(RULES), ("win", "optimal"), 30, seed=9)
+    assert (got.sides[0].wins, got.ties, got.sides[1].wins) == (ahead, ties, 30 - ahead - ties)
+    seen: list[int] = []
+    assert duel(get(RULES), ("win", "optimal"), 30, seed=9, progress=seen.append) == got
+    assert seen[-1] == 30
+    flipped = duel(get(RULES), ("optimal", "win"), 30, seed=9)  # optimal starts the even games now
+    other = duel_win_optimal(shared_solver(RULES), 30, seed=9, win_first=False)
+    assert flipped.sides[1].wins == int((other[:, 0] > other[:, 1]).sum())
+    assert [s.bot for s in flipped.sides] == ["optimal", "win"]
+
+
 def test_duel_cli_json_contract() -> None:
     result = runner.invoke(app, ["duel", "--rules", RULES, "--bots", "win,optimal", "--games", "4", "--seed", "3",
                                  "--json"])  # fmt: skip

@@ -42,7 +42,8 @@ class DuelResult:
     Attributes:
         rules: the rule set's id.
         games: games played.
-        seed: the seed of game 0 (game ``g`` throws from ``default_rng([seed, g])``).
+        seed: the dice seed (game ``g`` throws from ``default_rng([seed, g])``, or from the duel kernel's
+            stream of ``(seed, g)``).
         ties: games with equal totals.
         sides: the two bots' records, in the order given.
     """
@@ -66,6 +67,11 @@ def duel(
     rules: RuleSet, bots: tuple[str, str], games: int, seed: int, progress: Callable[[int], None] | None = None
 ) -> DuelResult:
     """Play ``games`` seeded two-player games between two bots; the first bot starts the even games.
+
+    ``win`` against ``optimal`` on a single-column rule set is played by the solver's duel kernel
+    (:func:`pasch.solver.duel_win_optimal`: the same decision rules, thousands of games a second; the
+    first duel of a rule set builds its threshold and survival tables, minutes); other pairs play
+    through the engine, game ``g`` throwing from ``default_rng([seed, g])``.
 
     Args:
         rules: the rule set.
@@ -91,8 +97,10 @@ def duel(
         if not k.startswith("bot:"):
             raise ValueError(f"{k!r} is not a bot; name two bots, e.g. win,optimal")
         check_bot(k, rules)
-    players = [make_bot(k) for k in kinds]
     names = [k.split(":", 1)[1] for k in kinds]
+    if sorted(names) == ["optimal", "win"] and len(rules.columns) == 1 and rules.knaster is None:
+        return _kernel_duel(rules, (names[0], names[1]), games, seed, progress)
+    players = [make_bot(k) for k in kinds]
     wins = [0, 0]
     ties = 0
     for g in range(games):
@@ -111,4 +119,31 @@ def duel(
         if progress is not None:
             progress(g + 1)
     sides = (_side(names[0], wins[0], ties, games), _side(names[1], wins[1], ties, games))
+    return DuelResult(rules.id, games, seed, ties, sides)
+
+
+KERNEL_CHUNK = 2000
+"""Games per kernel call when a duel reports progress."""
+
+
+def _kernel_duel(
+    rules: RuleSet, names: tuple[str, str], games: int, seed: int, progress: Callable[[int], None] | None
+) -> DuelResult:
+    """``win`` against ``optimal`` in the solver's duel kernel (game ``g`` throws from the kernel's stream)."""
+    from pasch.solver import duel_win_optimal, shared_solver
+
+    solver = shared_solver(rules)
+    win_first = names[0] == "win"
+    step = games if progress is None else KERNEL_CHUNK
+    parts = []
+    for start in range(0, games, step):
+        n = min(step, games - start)
+        parts.append(duel_win_optimal(solver, n, seed, win_first=win_first, start=start))
+        if progress is not None:
+            progress(start + n)
+    totals = np.concatenate(parts)
+    win_ahead = int((totals[:, 0] > totals[:, 1]).sum())
+    ties = int((totals[:, 0] == totals[:, 1]).sum())
+    wins = {"win": win_ahead, "optimal": games - ties - win_ahead}
+    sides = (_side(names[0], wins[names[0]], ties, games), _side(names[1], wins[names[1]], ties, games))
     return DuelResult(rules.id, games, seed, ties, sides)

@@ -19,11 +19,14 @@ _CACHE_SIZE = 4096
 class WinBot(Bot):
     """Maximises the probability of winning (single-column games with 2 to 8 players).
 
-    Each option is valued by the threshold tables (P(reaching t more points) under the best play for
-    each t) weighted by the law of the best opponent's final score, from the opponents' exact
-    remaining-score distributions under expected-score play (:meth:`TargetTable.win_options`; the
-    distributions are rows of the survival table, :func:`~pasch.solver.survival_table`). Alone
-    at the table, in multi-column games and in Knaster it plays as :class:`OptimalBot`.
+    At the start of its turn the law of the best opponent's final score is fixed, from the opponents'
+    exact remaining-score distributions under expected-score play (rows of the survival table,
+    :meth:`SurvivalTable.best_of`). Ending the turn in a box is valued by the threshold tables
+    (P(reaching t more points) under the best play for each t after this turn) weighted by that law,
+    and inside the turn the bot plays the exact best policy for that value
+    (:meth:`TargetTable.win_options_weights`): the same rule, bit for bit, as the duel kernel
+    (:func:`~pasch.solver.duel_win_optimal`). Alone at the table, in multi-column games and in
+    Knaster it plays as :class:`OptimalBot`.
 
     Args:
         optimal: the bot it falls back to (default: a new :class:`OptimalBot`).
@@ -35,24 +38,25 @@ class WinBot(Bot):
         from pasch.bots import OptimalBot
 
         self._optimal = optimal or OptimalBot()
-        self._dists: OrderedDict[tuple[str, tuple[int | None, ...], int], Any] = OrderedDict()
+        self._dists: OrderedDict[tuple[str, tuple[tuple[tuple[int | None, ...], int], ...]], Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def distribution(self, solver: Any, scores: tuple[int | None, ...], extra: int) -> Any:
-        """An opponent's final-score distribution (cached per rule set, column and extra points).
+    def weights(self, solver: Any, opponents: tuple[tuple[tuple[int | None, ...], int], ...]) -> tuple[int, Any]:
+        """The law of the best opponent's final score, ``(base, w)`` (cached per rule set and opponents).
 
-        Read off the rule set's survival table (one row per state, uint16 precision), not propagated
-        forward: a bot decides thousands of times per second in a duel.
+        Read off the rule set's survival table (one row per state, uint16 precision) by the kernel the
+        duel kernel uses (:meth:`SurvivalTable.best_of`), not propagated forward: a bot decides
+        thousands of times per second in a duel.
         """
         from pasch.solver import survival_table
 
-        key = (solver.rules.id, scores, extra)
+        key = (solver.rules.id, opponents)
         with self._lock:
             got = self._dists.get(key)
             if got is not None:
                 self._dists.move_to_end(key)
-                return got
-        got = survival_table(solver).distribution(list(scores), extra)
+                return got  # type: ignore[no-any-return]
+        got = survival_table(solver).best_of(opponents)
         with self._lock:
             self._dists[key] = got
             while len(self._dists) > _CACHE_SIZE:
@@ -76,13 +80,15 @@ class WinBot(Bot):
         solver = self._optimal.solver_for(rules)
         me = state.current_player
         col = state.sheets[me].columns[0]
-        opponents = []
-        for p in range(len(state.players)):
-            if p != me:
-                c = state.sheets[p].columns[0]
-                opponents.append(self.distribution(solver, tuple(c.scores), c.extra))
+        opponents = tuple(
+            (tuple(c.scores), c.extra)
+            for p in range(len(state.players))
+            if p != me
+            for c in (state.sheets[p].columns[0],)
+        )
+        base, w = self.weights(solver, opponents)
         table = target_table(solver)
-        best = table.win_options(col.scores, state.dice, state.throws_left, opponents, state.sharp, col.extra)[0]
+        best = table.win_options_weights(col.scores, state.dice, state.throws_left, w, base, state.sharp, col.extra)[0]
         text = best.action_text
         for a in actions:
             if isinstance(a, Score | Keep) and str(a) == text:

@@ -27,6 +27,7 @@ import os
 from typing import Any
 
 from pasch.solver._dist import ScoreDistribution, distribution_path, score_distribution
+from pasch.solver._duel import duel_win_optimal
 from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, is_shared, set_shared_budget, shared_nbytes, shared_solver
@@ -49,7 +50,7 @@ does not record the level, so a kernel cached under another level is simply load
 """
 os.environ.setdefault("NUMBA_OPT", _NUMBA_OPT)  # Numba re-reads NUMBA_* variables before each compilation
 
-KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget")
+KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget", "_kwin", "_kduel")
 """The modules of the solver's Numba kernels, shared pieces first."""
 
 TASKS = {
@@ -87,6 +88,7 @@ __all__ = [
     "compile_ahead",
     "compiled",
     "distribution_path",
+    "duel_win_optimal",
     "is_shared",
     "kernels",
     "load_or_build",

@@ -244,6 +244,34 @@ class SurvivalTable:
         probs = probs[: last + 1]
         return ScoreDistribution(probs / probs.sum(), column_totals(self.solver.rules, scores, extra).total)
 
+    def best_of(self, columns: Sequence[tuple[Sequence[int | None], int]]) -> tuple[int, npt.NDArray[np.float64]]:
+        """The law of the best final score of several columns played for the expected score.
+
+        The opponents' side of the win rule, computed by the same kernel as in the duel kernel
+        (``_kwin._opp_weights``), so that ``bot:win`` and the duel decide alike.
+
+        Args:
+            columns: each opponent's column and extra points.
+
+        Returns:
+            ``(base, w)`` with ``w[j] = P(best final score = base + j)``; ``base`` is the best total now.
+
+        Raises:
+            InvalidActionError: no column, or a bad one.
+        """
+        from pasch.solver._kwin import _opp_weights
+
+        if not columns:
+            raise InvalidActionError("the win probability needs at least one opponent")
+        keys = [self.solver.state_key(scores) for scores, _extra in columns]
+        offs = np.array([column_totals(self.solver.rules, s, e).total for s, e in columns], dtype=np.int64)
+        rows = np.array([self.sidx[k.mask, k.flag, k.upper] for k in keys], dtype=np.int64)
+        base = int(offs.max())
+        w = np.empty(self.theta.shape[1], np.float64)
+        cum = np.empty(len(w) + 1, np.float64)
+        _opp_weights(self.theta, self.scale, rows, offs, base, w, cum)
+        return base, w
+
 
 def _quantised_table(
     kind: str,
@@ -401,43 +429,70 @@ class TargetTable:
 
         The opponents' final scores are independent of this player's play (they play for the expected
         score): their distributions (:class:`~pasch.solver.ScoreDistribution`) give the law of the best
-        of them, ``w[t] = P(max = t)``, and an option is worth ``sum(w[t] * P(final >= t + 1))``, each
-        threshold under its own best play after the option (Pawlewicz's weighting of threshold tables).
+        of them, ``w[t] = P(max = t)``, and :meth:`win_options_weights` values the options with it.
 
         Raises:
             InvalidActionError: bad dice, rolls left or sheet, a full sheet, or no opponent.
         """
         if not opponents:
             raise InvalidActionError("the win probability needs at least one opponent")
-        key, r, sh = self._situation(scores, dice, rolls_left, sharp)
-        mine = column_totals(self.solver.rules, scores, extra).total
         top = max(d.offset + len(d.probs) for d in opponents)
         grid = np.arange(top + 1)
         cdf = np.ones(top + 1)
         for d in opponents:
             cdf *= np.array([1.0 - d.p_at_least(int(x) + 1) for x in grid])
-        w = np.diff(np.concatenate(([0.0], cdf)))  # w[t] = P(best opponent = t)
-        need = grid + 1 - mine
-        sure = float(w[need <= 0].sum())
-        live = (need > 0) & (need < self.width) & (w > 0)
-        n_boxes = self.solver.prep.n_boxes
-        n_keeps = self.solver.prep.keep_add.shape[0]
-        if not live.any():
-            boxes, keeps = self._lanes(key, r, rolls_left, sh, 0, 1)
-            return self._collect(key, r, rolls_left, sh, np.where(np.isnan(boxes[:, 0]), np.nan, sure),
-                                 np.where(np.isnan(keeps[:, 0]), np.nan, sure))  # fmt: skip
-        lo = int(need[live].min())
-        hi = int(need[live].max())
-        boxes, keeps = self._lanes(key, r, rolls_left, sh, lo, hi - lo + 1)
-        wl = np.zeros(hi - lo + 1)
-        np.add.at(wl, need[live] - lo, w[live])
-        pb = np.full(n_boxes, np.nan)
-        pk = np.full(n_keeps, np.nan)
-        ok_b = ~np.isnan(boxes[:, 0])
-        ok_k = ~np.isnan(keeps[:, 0])
-        pb[ok_b] = sure + boxes[ok_b] @ wl
-        pk[ok_k] = sure + keeps[ok_k] @ wl
-        return self._collect(key, r, rolls_left, sh, pb, pk)
+        w = np.maximum(np.diff(np.concatenate(([0.0], cdf))), 0.0)  # w[t] = P(best opponent = t)
+        return self.win_options_weights(scores, dice, rolls_left, w, 0, sharp, extra)
+
+    def win_options_weights(
+        self,
+        scores: Sequence[int | None],
+        dice: Sequence[int] | str,
+        rolls_left: int,
+        weights: npt.NDArray[np.float64],
+        base: int,
+        sharp: bool | None = None,
+        extra: int = 0,
+    ) -> list[TargetOption]:
+        """Every legal option valued by P(finishing ahead), given the law of the best opponent's final score.
+
+        The rule of ``bot:win`` and of :func:`~pasch.solver.duel_win_optimal` (``_kwin``): entering the
+        dice in a box for ``gain`` points (bonus included) into the next state ``s'`` is worth
+        ``sum_j weights[j] * P(reach base + j + 1 - (mine + gain) more points from s')``, each threshold
+        under its own best play after this turn (the threshold table; a need of 0 or less counts 1, one
+        of the table's width or more 0); inside the turn the keeps are valued by the exact best policy
+        for that value (one policy for the whole turn, a one-turn lookahead). A keep's probability is
+        that expected value.
+
+        Args:
+            scores: this player's column.
+            dice: the dice on the table.
+            rolls_left: rolls left in the turn.
+            weights: ``weights[j] = P(best opponent's final score = base + j)``.
+            base: the score of ``weights[0]``.
+            sharp: whether the dice came from one throw of all dice (default: only after the first throw).
+            extra: extra points on this player's sheet (extra all-alike bonuses).
+
+        Raises:
+            InvalidActionError: bad dice, rolls left or sheet, a full sheet, or weights that are not a
+                one-dimensional array.
+        """
+        from pasch.solver._kwin import _win_options
+
+        w = np.ascontiguousarray(weights, dtype=np.float64)
+        if w.ndim != 1 or len(w) == 0:
+            raise InvalidActionError("the opponents' weights must be a non-empty one-dimensional array")
+        key, r, sh = self._situation(scores, dice, rolls_left, sharp)
+        mine = column_totals(self.solver.rules, scores, extra).total
+        cum = np.concatenate(([0.0], np.cumsum(w)))
+        p = self.solver.prep
+        boxes = np.empty(p.n_boxes, np.float64)
+        keeps = np.empty(p.keep_add.shape[0], np.float64)
+        _win_options(
+            self.theta, self.scale, self.sidx, key.mask, key.flag, key.upper, mine, w, cum, int(base),
+            r, rolls_left, sh, tables(p, np.float64), boxes, keeps,
+        )  # fmt: skip
+        return self._collect(key, r, rolls_left, sh, boxes, keeps)
 
 
 def quantise(theta: npt.NDArray[Any]) -> npt.NDArray[np.uint16]:

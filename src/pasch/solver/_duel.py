@@ -1,0 +1,128 @@
+"""Batched two-player duels of the win rule against the expected-score optimal policy (``_kduel``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pasch.solver._table import default_threads, run_threads
+
+if TYPE_CHECKING:
+    from pasch.solver._query import Solver
+
+__all__ = ["duel_decision", "duel_trace", "duel_win_optimal"]
+
+
+def _tables(solver: Solver) -> tuple[Any, ...]:
+    """The kernel's arguments before the game counts: value table, tables, threshold and survival tables."""
+    from pasch.solver._prep import tables
+    from pasch.solver._target import survival_table, target_table
+
+    target = target_table(solver)
+    surv = survival_table(solver)
+    return (
+        np.ascontiguousarray(solver.values), solver.tables,
+        target.theta, target.scale, target.sidx, surv.theta, surv.scale, surv.sidx,
+        tables(solver.prep, np.float64),
+    )  # fmt: skip
+
+
+def _play(
+    solver: Solver, games: int, seed: int, threads: int | None, win_first: bool, n_trace: int, start: int = 0
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    from pasch.solver._kduel import _duel_games
+
+    if games < 0 or seed < 0 or start < 0:
+        raise ValueError("games, seed and the first game's index must not be negative")
+    stages = solver.rules.throws - 1
+    out = np.zeros((games, 2), np.int64)
+    trace = np.full((min(n_trace, games), 2 * solver.prep.n_boxes, 2 * stages + 3), -1, np.int32)
+    if games == 0:
+        return out, trace
+    args = _tables(solver)
+    n_threads = max(1, min(threads or default_threads(), default_threads(), games))
+    run_threads(_duel_games, n_threads, *args, start, games, seed, 1 if win_first else 0, out, trace)
+    return out, trace
+
+
+def duel_win_optimal(
+    solver: Solver, games: int, seed: int, threads: int | None = None, *, win_first: bool = True, start: int = 0
+) -> npt.NDArray[np.int64]:
+    """Final totals of seeded two-player games of ``bot:win`` against ``bot:optimal``, in one Numba kernel.
+
+    Seat 0 plays the win rule of :meth:`TargetTable.win_options_weights` (the rule of ``bot:win``, the
+    same code): at the start of each of its turns the law of the opponent's final score comes from the
+    survival table (the opponent plays for the expected score; a full sheet is a point mass), entries
+    are valued by the threshold table weighted by it, and the turn is played by the exact best policy
+    for that value. Seat 1 plays the expected-score optimal policy (the decisions of
+    :meth:`Solver.best`). The win seat starts the even games (``win_first``) or the odd ones. Game ``g``
+    throws from its own seeded stream, so the totals do not depend on ``threads``.
+
+    The first call builds (minutes, then cached) the rule set's threshold and survival tables.
+
+    Args:
+        solver: the rule set's solver (single column).
+        games: games to play.
+        seed: the dice seed.
+        threads: worker threads (default: every core).
+        win_first: whether the win seat starts game 0 (and every even game).
+        start: the index of the first game: games ``start .. start + games - 1`` of the duel are played,
+            so a duel played in chunks throws the same dice as in one call.
+
+    Returns:
+        ``totals[g] = (win seat's final total, optimal seat's final total)``, int64, shape ``(games, 2)``.
+
+    Raises:
+        ValueError: a negative number of games, seed or start.
+        RuleSetError: a rule set the solver does not handle.
+    """
+    return _play(solver, games, seed, threads, win_first, 0, start)[0]
+
+
+def duel_trace(
+    solver: Solver, games: int, seed: int, *, win_first: bool = True
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """:func:`duel_win_optimal` with every throw, keep and box of every game, to replay them elsewhere.
+
+    Returns:
+        The totals, and ``trace[g, turn, k]``: per turn of game ``g`` in play order, the throw indices of the
+        dice space (``k <= stages``), the keep indices (``stages < k <= 2 * stages + 1``; -1: the throw was
+        entered) and the box entered (last); -1 where the turn had no such throw.
+
+    Raises:
+        ValueError: a negative number of games or seed.
+    """
+    return _play(solver, games, seed, 1, win_first, games)
+
+
+def duel_decision(
+    solver: Solver,
+    seat: int,
+    states: tuple[tuple[int, int, int, int], tuple[int, int, int, int]],
+    roll: int,
+    rolls_left: int,
+    sharp: bool,
+) -> tuple[int, int]:
+    """One decision exactly as the duel kernel takes it: (box index or -1, keep index or -1).
+
+    Args:
+        solver: the rule set's solver.
+        seat: 0 the win seat, 1 the optimal seat.
+        states: (mask, flag, upper, total) of the win seat, then of the optimal seat.
+        roll: the throw on the table (index of the dice space).
+        rolls_left: rolls left in the turn.
+        sharp: whether the throw is sharp.
+
+    Raises:
+        ValueError: a seat other than 0 or 1.
+    """
+    from pasch.solver._kduel import _duel_decide
+
+    kernel: Any = _duel_decide
+    if seat not in (0, 1):
+        raise ValueError(f"a duel has seats 0 and 1, not {seat}")
+    cols = [np.array([states[0][i], states[1][i]], np.int64) for i in range(4)]
+    box, keep = kernel(*_tables(solver), seat, *cols, int(roll), int(rolls_left), bool(sharp))
+    return int(box), int(keep)
