@@ -126,9 +126,10 @@ def kernels() -> list[Any]:
     out: list[Any] = []
     for name in KERNEL_MODULES:
         module = importlib.import_module(f"pasch.solver.{name}")
-        for value in vars(module).values():
+        helpers = getattr(module, "NOT_KERNELS", ())  # Numba overloads: typing-time code, not kernels
+        for key, value in vars(module).items():
             fn = getattr(value, "py_func", value)
-            if inspect.isfunction(fn) and fn.__module__ == module.__name__:
+            if inspect.isfunction(fn) and fn.__module__ == module.__name__ and key not in helpers:
                 out.append(value)
     return out
 

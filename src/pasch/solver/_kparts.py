@@ -37,6 +37,9 @@ from numba.extending import overload
 NEG = -1.0e30
 """Value of an impossible entry: below every real value, far from float32's limit."""
 
+NOT_KERNELS = ("_max_into", "_max_into_impl")
+"""Functions here that are not kernels: an overloaded helper (its reference) and its typing-time impl."""
+
 _PIECE: dict[str, Any] = {"cache": True, "nogil": True, "no_cpython_wrapper": True}
 """Numba options of a piece: cached, releasing the GIL, no CPython wrapper (see the module docstring)."""
 
