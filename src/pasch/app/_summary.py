@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pasch.app._layout import sheet_layout
 from pasch.engine import GameState, State
 from pasch.rules import RuleSet
-from pasch.storage import PlayerStats
+
+if TYPE_CHECKING:  # storage pulls in SQLAlchemy: not on the import path of pasch.app
+    from pasch.storage import PlayerStats
 
 __all__ = ["GameSummary", "PlayerSummary", "game_summary"]
 
