@@ -97,6 +97,33 @@ def _tstops(theta, scale, sidx, mask, flag, u, t0, L, legal, nlegal, ctxg, T, st
                         b[j] = v if v > o else o
 
 
+@njit(cache=True, inline="always")
+def _entry(T, sidx, mask, flag, u, c, s, r, i):
+    """``(points, row)``: what entering throw ``r`` in box ``i`` pays (bonus included) and the next state's row.
+
+    Args:
+        T: the rule set's tables.
+        sidx: the row of each state.
+        mask: filled-box mask.
+        flag: the all-alike flag.
+        u: capped upper total.
+        c: the throw's scoring context.
+        s: 1 for a sharp throw (``+sharp``), else 0.
+        r: the throw.
+        i: the box.
+    """
+    row = T.rowsel[c, s, r, i]
+    p = T.row_up[row]
+    gain = T.total[c, s, r, i]
+    if u < T.thr <= u + p:
+        gain += T.ibonus
+    mode = T.row_mode[row]
+    nf = flag if mode == 0 else mode - 1
+    if T.n_flags == 1:
+        nf = 0
+    return gain, sidx[mask | (1 << T.row_box[row]), nf, min(u + p, T.thr)]
+
+
 @njit(cache=True, nogil=True)
 def _reach(wid, sidx, mask, flag, u, L, legal, nlegal, ctxg, T):
     """One past the last lane a state can need: the greatest ``gain + wid[next]`` over its entries, at most ``L``.
@@ -119,18 +146,8 @@ def _reach(wid, sidx, mask, flag, u, L, legal, nlegal, ctxg, T):
             g = T.grp[r]
             c = ctxg[g]
             for q in range(nlegal[g]):
-                i = legal[g, q]
-                row = T.rowsel[c, s, r, i]
-                p = T.row_up[row]
-                gain = T.total[c, s, r, i]
-                if u < T.thr <= u + p:
-                    gain += T.ibonus
-                nm = mask | (1 << T.row_box[row])
-                mode = T.row_mode[row]
-                nf = flag if mode == 0 else mode - 1
-                if T.n_flags == 1:
-                    nf = 0
-                hi = gain + wid[sidx[nm, nf, min(u + p, T.thr)]]
+                gain, nxt = _entry(T, sidx, mask, flag, u, c, s, r, legal[g, q])
+                hi = gain + wid[nxt]
                 if hi > top:
                     top = hi
                     if top >= L:
@@ -286,17 +303,8 @@ def _box_row(theta, sidx, mask, flag, u, s, r, c, i, L, T, out):
         T: the rule set's tables.
         out: output lanes.
     """
-    row = T.rowsel[c, s, r, i]
-    p = T.row_up[row]
-    gain = T.total[c, s, r, i]
-    if u < T.thr <= u + p:
-        gain += T.ibonus
-    nm = mask | (1 << T.row_box[row])
-    mode = T.row_mode[row]
-    nf = flag if mode == 0 else mode - 1
-    if T.n_flags == 1:
-        nf = 0
-    src = theta[sidx[nm, nf, min(u + p, T.thr)]]
+    gain, nxt = _entry(T, sidx, mask, flag, u, c, s, r, i)
+    src = theta[nxt]
     # lanes up to ``gain`` are reached; lane j > gain reads src[j - gain] (loops from 0: vector code)
     k = min(gain + 1, L)
     for j in range(k):
