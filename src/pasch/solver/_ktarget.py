@@ -124,6 +124,52 @@ def _entry(T, sidx, mask, flag, u, c, s, r, i):
     return gain, sidx[mask | (1 << T.row_box[row]), nf, min(u + p, T.thr)]
 
 
+@njit(cache=True, inline="always")
+def _open_state(key, W, n_flags, T, legal, nlegal, ctxg):
+    """``(mask, flag, upper)`` of a state key, its legal boxes written to ``legal``/``nlegal``/``ctxg``.
+
+    Args:
+        key: the state key ``(mask * n_flags + flag) * W + upper``.
+        W: upper totals per (mask, flag).
+        n_flags: flags per mask.
+        T: the rule set's tables.
+        legal: output: legal boxes per group (from :func:`_legal`).
+        nlegal: output: how many legal boxes each group has.
+        ctxg: output: each group's scoring context.
+    """
+    u = key % W
+    mf = key // W
+    mask = mf // n_flags
+    flag = mf % n_flags
+    y_filled = T.y_box >= 0 and (mask >> T.y_box) & 1
+    _legal(mask, 0 if not y_filled else 1 + flag, T, legal, nlegal, ctxg)
+    return mask, flag, u
+
+
+@njit(cache=True, inline="always")
+def _store_lanes(acc, dst, j0, n, eps, last):
+    """``dst[j0 + j] = acc[j]`` for ``j < n``, at most 1 and 0 below ``eps``; the new end of the row's live lanes.
+
+    Args:
+        acc: the lanes solved.
+        dst: the state's row.
+        j0: the row's lane of ``acc[0]``.
+        n: lanes to store.
+        eps: probabilities below it are stored as 0.
+        last: one past the last live lane so far.
+    """
+    for j in range(n):
+        v = acc[j]
+        if v > 1.0:
+            v = 1.0
+        if v < eps:
+            v = 0.0
+        else:
+            last = j0 + j + 1
+        dst[j0 + j] = v
+    return last
+
+
 @njit(cache=True, nogil=True)
 def _reach(wid, sidx, mask, flag, u, L, legal, nlegal, ctxg, T):
     """One past the last lane a state can need: the greatest ``gain + wid[next]`` over its entries, at most ``L``.
@@ -191,16 +237,8 @@ def _target_layer(theta, wid, sidx, keys, lo, hi_end, B, eps, T, th, n_threads):
     legal = np.empty((n_groups, n), np.int32)
     nlegal = np.empty(n_groups, np.int32)
     ctxg = np.empty(n_groups, np.int32)
-    y_box = T.y_box
     for q in range(lo + th, hi_end, n_threads):
-        key = keys[q]
-        u = key % W
-        mf = key // W
-        mask = mf // n_flags
-        flag = mf % n_flags
-        y_filled = y_box >= 0 and (mask >> y_box) & 1
-        yclass = 0 if not y_filled else 1 + flag
-        _legal(mask, yclass, T, legal, nlegal, ctxg)
+        mask, flag, u = _open_state(keys[q], W, n_flags, T, legal, nlegal, ctxg)
         top = _reach(wid, sidx, mask, flag, u, L, legal, nlegal, ctxg, T)
         row = sidx[mask, flag, u]
         dst = theta[row]
@@ -210,15 +248,7 @@ def _target_layer(theta, wid, sidx, keys, lo, hi_end, B, eps, T, th, n_threads):
             _tstops(theta, 1.0, sidx, mask, flag, u, j0, Lb, legal, nlegal, ctxg, T, stop)
             _turn(stop, A, Sv, tmp, Lb, T.stages, T, save)
             _expect(A, Sv, stop, Lb, T.stages, T, acc)
-            for j in range(Lb):
-                v = acc[j]
-                if v > 1.0:
-                    v = 1.0
-                if v < eps:
-                    v = 0.0
-                else:
-                    last = j0 + j + 1
-                dst[j0 + j] = v
+            last = _store_lanes(acc, dst, j0, Lb, eps, last)
         for j in range(top, L):
             dst[j] = 0.0
         dst[0] = 1.0
@@ -366,14 +396,7 @@ def _survive_layer(V, theta, wid, sidx, keys, lo, hi_end, eps, T, th, n_threads)
     acc = np.empty(L, np.float64)
     inv = 1.0 / faces
     for q in range(lo + th, hi_end, n_threads):
-        key = keys[q]
-        u = key % W
-        mf = key // W
-        mask = mf // n_flags
-        flag = mf % n_flags
-        y_filled = T.y_box >= 0 and (mask >> T.y_box) & 1
-        yclass = 0 if not y_filled else 1 + flag
-        _legal(mask, yclass, T, legal, nlegal, ctxg)
+        mask, flag, u = _open_state(keys[q], W, n_flags, T, legal, nlegal, ctxg)
         Lt = _reach(wid, sidx, mask, flag, u, L, legal, nlegal, ctxg, T)
         _rows(V, mask, flag, np.int64(u), 1, T, X)
         _rebase(X, 1, mask, T, base)
@@ -434,16 +457,7 @@ def _survive_layer(V, theta, wid, sidx, keys, lo, hi_end, eps, T, th, n_threads)
                 acc[j] += pr * h[j]
         row = sidx[mask, flag, u]
         dst = theta[row]
-        last = 1
-        for j in range(1, Lt):
-            v = acc[j]
-            if v > 1.0:
-                v = 1.0
-            if v < eps:
-                v = 0.0
-            else:
-                last = j + 1
-            dst[j] = v
+        last = _store_lanes(acc[1:], dst, 1, Lt - 1, eps, 1)
         for j in range(Lt, L):
             dst[j] = 0.0
         dst[0] = 1.0

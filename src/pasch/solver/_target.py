@@ -146,6 +146,35 @@ def table_width(p: Prep) -> int:
     return min(top + 1, MAX_WIDTH)
 
 
+def _build_layers(
+    p: Prep,
+    dtype: Any,
+    threads: int | None,
+    width: int | None,
+    layer_call: Callable[[int, int, int, npt.NDArray[Any], npt.NDArray[np.int64], Any, Any, Any], None],
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int32]]:
+    """A table ``theta[state, t]`` (and ``sidx``) filled layer by layer, the fullest sheets first.
+
+    A full sheet reaches nothing more (``theta = 1`` at 0 points, 0 beyond; its row is 1 lane wide);
+    ``layer_call(lo, hi, n_threads, theta, wid, sidx, keys, T)`` fills the rows of ``keys[lo:hi]``.
+    """
+    keys, start, sidx = _states(p)
+    w = width or table_width(p)
+    theta = np.empty((len(keys), w), dtype=dtype)
+    wid = np.zeros(len(keys), dtype=np.int64)
+    n = p.n_boxes
+    theta[start[n] : start[n + 1]] = 0.0
+    theta[start[n] : start[n + 1], 0] = 1.0
+    wid[start[n] : start[n + 1]] = 1
+    t = tables(p, dtype)
+    n_threads = max(1, min(threads or default_threads(), default_threads()))
+    for layer in range(n - 1, -1, -1):
+        lo, hi = int(start[layer]), int(start[layer + 1])
+        if hi > lo:
+            layer_call(lo, hi, min(n_threads, hi - lo), theta, wid, sidx, keys, t)
+    return theta, sidx
+
+
 def build_target(
     p: Prep,
     dtype: type[np.floating[Any]] = np.float32,
@@ -163,21 +192,10 @@ def build_target(
     """
     from pasch.solver._ktarget import _target_layer
 
-    keys, start, sidx = _states(p)
-    w = width or table_width(p)
-    theta = np.empty((len(keys), w), dtype=dtype)
-    wid = np.zeros(len(keys), dtype=np.int64)
-    n = p.n_boxes
-    theta[start[n] : start[n + 1]] = 0.0
-    theta[start[n] : start[n + 1], 0] = 1.0  # a full sheet reaches nothing more
-    wid[start[n] : start[n + 1]] = 1
-    t = tables(p, dtype)
-    n_threads = max(1, min(threads or default_threads(), default_threads()))
-    for layer in range(n - 1, -1, -1):
-        lo, hi = int(start[layer]), int(start[layer + 1])
-        if hi > lo:
-            run_threads(_target_layer, min(n_threads, hi - lo), theta, wid, sidx, keys, lo, hi, BLOCK, eps, t)
-    return theta, sidx
+    def layer(lo: int, hi: int, k: int, theta: Any, wid: Any, sidx: Any, keys: Any, t: Any) -> None:
+        run_threads(_target_layer, k, theta, wid, sidx, keys, lo, hi, BLOCK, eps, t)
+
+    return _build_layers(p, dtype, threads, width, layer)
 
 
 def build_survival(
@@ -196,24 +214,12 @@ def build_survival(
     """
     from pasch.solver._ktarget import _survive_layer
 
-    p = solver.prep
-    keys, start, sidx = _states(p)
-    w = width or table_width(p)
-    dtype = solver.values.dtype
-    theta = np.empty((len(keys), w), dtype=dtype)
-    wid = np.zeros(len(keys), dtype=np.int64)
-    n = p.n_boxes
-    theta[start[n] : start[n + 1]] = 0.0
-    theta[start[n] : start[n + 1], 0] = 1.0
-    wid[start[n] : start[n + 1]] = 1
-    t = tables(p, dtype)
     values = np.ascontiguousarray(solver.values)
-    n_threads = max(1, min(threads or default_threads(), default_threads()))
-    for layer in range(n - 1, -1, -1):
-        lo, hi = int(start[layer]), int(start[layer + 1])
-        if hi > lo:
-            run_threads(_survive_layer, min(n_threads, hi - lo), values, theta, wid, sidx, keys, lo, hi, eps, t)
-    return theta, sidx
+
+    def layer(lo: int, hi: int, k: int, theta: Any, wid: Any, sidx: Any, keys: Any, t: Any) -> None:
+        run_threads(_survive_layer, k, values, theta, wid, sidx, keys, lo, hi, eps, t)
+
+    return _build_layers(solver.prep, solver.values.dtype, threads, width, layer)
 
 
 class SurvivalTable:
