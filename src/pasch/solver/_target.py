@@ -90,7 +90,27 @@ class TargetOption:
         return action_text(self.kind, self.category, self.keep)
 
 
-def _states(p: Prep) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+_States = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32]]
+_STATES: dict[int, tuple[Prep, _States]] = {}
+_MAX_STATES = 8
+
+
+def _states(p: Prep) -> _States:
+    """:func:`_reachable_states` of ``p``, computed once per ``Prep`` (half a second for ``yatzy``).
+
+    Loading a table, building it and sizing its file all ask; the arrays are shared, so callers only read them.
+    """
+    got = _STATES.get(id(p))
+    if got is not None and got[0] is p:
+        return got[1]
+    out = _reachable_states(p)
+    _STATES[id(p)] = (p, out)
+    while len(_STATES) > _MAX_STATES:  # bounded like the kernels' records: the oldest goes first
+        del _STATES[next(iter(_STATES))]
+    return out
+
+
+def _reachable_states(p: Prep) -> _States:
     """Reachable state keys layer by layer, where each layer starts in them, and ``sidx[mask, flag, upper]``.
 
     States that cannot differ share a row: once the open upper boxes cannot lift the upper total to the
