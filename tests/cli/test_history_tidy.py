@@ -45,3 +45,13 @@ def test_a_finished_game_is_neither_abandoned_nor_deleted(invoke: Invoke, tmp_pa
     assert res.exit_code == 2
     with Repository(directory=tmp_path) as repo:
         assert repo.get(gid).finished
+
+
+def test_an_id_beyond_64_bits_is_a_clear_error(invoke: Invoke, tmp_path: Path) -> None:
+    """Found by the command-line fuzzer: SQLite's driver cannot take such an id, so none is sent."""
+    gid = _save(tmp_path, finish=False)
+    for opt in ("--abandon", "--delete"):
+        res = invoke(["history", "--data-dir", str(tmp_path), opt, str(2**64)])
+        assert res.exit_code == 2 and "no unfinished game" in res.output and "Traceback" not in res.output
+    with Repository(directory=tmp_path) as repo:
+        assert repo.get(gid).status == "unfinished"

@@ -88,6 +88,15 @@ def test_missing_game_and_delete(tmp_path: Path) -> None:
         gid = repo.save(_play("kniffel", ["Ada"], seed=1, turns=1).log)
         repo.delete(gid)
         assert repo.games() == []
+        # ids no row can have (beyond 64 bits, zero, negative) are missing games, not driver errors
+        for huge in (2**63, 10**30, 0, -1):
+            with pytest.raises(StorageError, match="no saved game"):
+                repo.get(huge)
+            with pytest.raises(StorageError):
+                repo.abandon(huge)
+            with pytest.raises(StorageError):
+                repo.save(GameLog("kniffel", ("Ada",)), game_id=huge)
+            repo.delete(huge)
 
 
 def test_data_dir_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -276,6 +276,18 @@ def _seats_of(log: GameLog, start: int) -> list[int | None]:
     return seats
 
 
+_MAX_ID = 2**63 - 1
+"""The largest id a game row can have (a signed 64-bit integer in SQLite and PostgreSQL)."""
+
+
+def _game_row(session: Session, game_id: int, options: Sequence[Any] = ()) -> GameRow | None:
+    """The game row with ``game_id``, or None; an id no row can have is not sent to the database (where
+    SQLite's driver would fail to convert it)."""
+    if not 0 < game_id <= _MAX_ID:
+        return None
+    return session.get(GameRow, game_id, options=list(options))
+
+
 class Repository:
     """Saved games in a SQL database (SQLite by default; any SQLAlchemy URL works).
 
@@ -347,8 +359,8 @@ class Repository:
                 session.add(row)
                 stored: list[str] = []
             else:
-                got = session.get(
-                    GameRow, game_id, options=[selectinload(GameRow.seats), selectinload(GameRow.results)]
+                got = _game_row(
+                    session, game_id, options=[selectinload(GameRow.seats), selectinload(GameRow.results)]
                 )
                 if got is None or got.source != TERMINAL:
                     raise StorageError(f"no saved game with id {game_id}")
@@ -406,7 +418,7 @@ class Repository:
             StorageError: no unfinished terminal game with that id.
         """
         with Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
+            row = _game_row(session, game_id)
             if row is None or row.source != TERMINAL or row.status != UNFINISHED:
                 raise StorageError(f"no unfinished terminal game with id {game_id}")
             row.status = ABANDONED
@@ -415,7 +427,7 @@ class Repository:
     def delete(self, game_id: int) -> None:
         """Remove a saved game (nothing happens if it does not exist)."""
         with Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
+            row = _game_row(session, game_id)
             if row is not None:
                 session.delete(row)
 
@@ -431,7 +443,7 @@ class Repository:
             StorageError: no such game.
         """
         with Session(self.engine) as session:
-            row = session.get(GameRow, game_id, options=self._full())
+            row = _game_row(session, game_id, options=self._full())
             if row is None:
                 raise StorageError(f"no saved game with id {game_id}")
             return _record(row)
