@@ -359,9 +359,7 @@ class Repository:
                 session.add(row)
                 stored: list[str] = []
             else:
-                got = _game_row(
-                    session, game_id, options=[selectinload(GameRow.seats), selectinload(GameRow.results)]
-                )
+                got = _game_row(session, game_id, options=[selectinload(GameRow.seats), selectinload(GameRow.results)])
                 if got is None or got.source != TERMINAL:
                     raise StorageError(f"no saved game with id {game_id}")
                 row = got
