@@ -31,14 +31,19 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
-from numba.extending import overload
+from numba.extending import intrinsic, overload
 
 NEG = -1.0e30
 """Value of an impossible entry: below every real value, far from float32's limit."""
 
-NOT_KERNELS = ("_max_into", "_max_into_impl")
-"""Functions here that are not kernels: an overloaded helper (its reference) and its typing-time impl."""
+NOT_KERNELS = (
+    *(f"{name}{end}" for name in ("_max_into", "_key", "_keys", "_unkey") for end in ("", "_impl")),
+    "_key_bits",
+)
+"""Functions here that are not kernels: overloaded helpers (their references), their typing-time impls
+and an intrinsic."""
 
 _PIECE: dict[str, Any] = {"cache": True, "nogil": True, "no_cpython_wrapper": True}
 """Numba options of a piece: cached, releasing the GIL, no CPython wrapper (see the module docstring)."""
@@ -83,6 +88,78 @@ def _max_into_impl(src, dst):
             dst[j] = v if v > o else o
 
     return generic
+
+
+def _key(v: Any) -> Any:
+    """An integer ordered as the float ``v`` is (for any float but NaN): its bit pattern, with the
+    magnitude bits flipped when the sign bit is set. Its own inverse, read back as a float.
+
+    A running maximum over lanes compiles to vector integer maxima on these keys; on floats, ``if v >
+    o: o = v`` compiles to masked stores (slow on this project's AMD cores) and ``o = v if v > o else
+    o`` to compare-and-blend loops that Numba's missing fast-math flags keep from vectorising well.
+    """
+    b = v.view(np.int32) if v.dtype == np.float32 else v.view(np.int64)
+    return b ^ ((b >> (8 * b.dtype.itemsize - 1)) & np.iinfo(b.dtype).max)
+
+
+@intrinsic
+def _key_bits(typingctx, v):
+    """Compiled :func:`_key`: bitcast, arithmetic shift of the sign over all bits, clear the sign, xor."""
+    width = {types.float32: 32, types.float64: 64}.get(v)
+    if width is None:
+        return None
+    sig = getattr(types, f"int{width}")(v)
+
+    def codegen(context, builder, signature, args):
+        ity = ir.IntType(width)
+        b = builder.bitcast(args[0], ity)
+        spread = builder.ashr(b, ity(width - 1))
+        return builder.xor(b, builder.and_(spread, ity((1 << (width - 1)) - 1)))
+
+    return sig, codegen
+
+
+@overload(_key, inline="always")
+def _key_impl(v):
+    if v in (types.float32, types.float64):
+        return lambda v: _key_bits(v)  # type: ignore[call-arg]  # typingctx: Numba's
+    return None
+
+
+def _keys(a: np.ndarray) -> np.ndarray:
+    """The integer view of a float array (same width), whose entries :func:`_key` orders."""
+    return a.view(np.int32) if a.dtype == np.float32 else a.view(np.int64)
+
+
+@overload(_keys, inline="always")
+def _keys_impl(a):
+    ints = {types.float32: np.int32, types.float64: np.int64}
+    it = ints.get(getattr(a, "dtype", None))
+    if it is None:
+        return None
+    return lambda a: a.view(it)
+
+
+def _unkey(k: np.ndarray) -> None:
+    """Turn a row of :func:`_key` keys back into the floats' bit patterns, in place."""
+    k ^= (k >> (8 * k.dtype.itemsize - 1)) & np.iinfo(k.dtype).max
+
+
+@overload(_unkey, inline="always")
+def _unkey_impl(k):
+    dt = getattr(k, "dtype", None)
+    if dt not in (types.int32, types.int64):
+        return None
+    bits = dt.bitwidth
+    shift = np.int32(bits - 1) if bits == 32 else np.int64(bits - 1)
+    low = np.int32((1 << 31) - 1) if bits == 32 else np.int64((1 << 63) - 1)
+
+    def impl(k):
+        for j in range(k.shape[0]):
+            b = k[j]
+            k[j] = b ^ ((b >> shift) & low)
+
+    return impl
 
 
 @njit(**_PIECE)
@@ -187,41 +264,47 @@ def _stops(X, L, legal, nlegal, ctxg, T, m0, stop):
     bits = 0
     for q in range(nlegal[0]):
         bits |= 1 << legal[0, q]
+    # Maxima over integer keys (see _key): stop's rows hold keys until each throw is done.
+    k0 = _keys(m0)[0]
+    neg = _key(m0.dtype.type(NEG))
     for j in range(L):
-        m0[0, j] = NEG
+        k0[j] = neg
     for q in range(nlegal[0]):
-        zr = zrow[legal[0, q]]
+        x = X[zrow[legal[0, q]]]
         for j in range(L):
-            v = X[zr, j]
-            if v > m0[0, j]:
-                m0[0, j] = v
+            v = _key(x[j])
+            o = k0[j]
+            k0[j] = v if v > o else o
+    keys = _keys(stop)
     for s in range(stop.shape[0]):
         for r in range(stop.shape[1]):
             g = grp[r]
             c = ctxg[g]
+            out = keys[s, r]
             if g == 0:
                 for j in range(L):
-                    stop[s, r, j] = m0[0, j]
+                    out[j] = k0[j]
                 for q in range(n_nz[s, r]):
                     i = nz[s, r, q]
                     if (bits >> i) & 1:
-                        row = rowsel[c, s, r, i]
+                        x = X[rowsel[c, s, r, i]]
                         cv = cval[c, s, r, i]
                         for j in range(L):
-                            v = X[row, j] + cv
-                            if v > stop[s, r, j]:
-                                stop[s, r, j] = v
+                            v = _key(x[j] + cv)
+                            o = out[j]
+                            out[j] = v if v > o else o
             else:
                 for j in range(L):
-                    stop[s, r, j] = NEG
+                    out[j] = neg
                 for q in range(nlegal[g]):
                     i = legal[g, q]
-                    row = rowsel[c, s, r, i]
+                    x = X[rowsel[c, s, r, i]]
                     cv = cval[c, s, r, i]
                     for j in range(L):
-                        v = X[row, j] + cv
-                        if v > stop[s, r, j]:
-                            stop[s, r, j] = v
+                        v = _key(x[j] + cv)
+                        o = out[j]
+                        out[j] = v if v > o else o
+            _unkey(out[:L])
 
 
 @njit(**_PIECE)
