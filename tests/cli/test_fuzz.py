@@ -452,7 +452,9 @@ FUZZ_SETTINGS: dict[str, Any] = {
 def test_fuzz_every_command(files: Files) -> None:
     seen: list[tuple[str, int]] = []
 
-    @settings(max_examples=200, **FUZZ_SETTINGS)
+    # The same 200 cases every run: random ones reached exit 0 in only 5 commands once in CI (the
+    # spread check below wants 6). The slow test below draws 3,000 new ones each run.
+    @settings(max_examples=200, **{**FUZZ_SETTINGS, "derandomize": True})
     @given(case=command_lines(files))
     def run(case: tuple[list[str], str]) -> None:
         _fuzz(seen, case)

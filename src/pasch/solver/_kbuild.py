@@ -59,7 +59,7 @@ def _solve_layer(V, masks, lo, hi_end, T, th, n_threads):
         # scalar loop, and every lane stays meaningful.
         _rows(V, mask, flag, np.int64(0), W, T, X)
         _rebase(X, W, mask, T, base)
-        _stops(X, W, legal, nlegal, ctxg, T, tmp, stop)
+        _stops(X, W, legal, nlegal, ctxg, T, stop)
         _turn(stop, A, Sv, tmp, W, T.stages, T, save)
         _expect(A, Sv, stop, W, T.stages, T, acc)
         dst = V[mask, flag]

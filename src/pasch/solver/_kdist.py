@@ -48,7 +48,7 @@ def _solve_turn(V, mask, flag, T, X, stop, A, Sv, tmp, base, save, legal, nlegal
     _legal(mask, yclass, T, legal, nlegal, ctxg)
     _rows(V, mask, flag, np.int64(0), W, T, X)
     _rebase(X, W, mask, T, base)
-    _stops(X, W, legal, nlegal, ctxg, T, tmp, stop)
+    _stops(X, W, legal, nlegal, ctxg, T, stop)
     _turn(stop, A, Sv, tmp, W, T.stages, T, save)
 
 

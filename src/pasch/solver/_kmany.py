@@ -60,7 +60,7 @@ def _best_many(V, masks, flags, uppers, rolls, rolls_left, sharps, T, out_box, o
         bm = masks[lo : lo + L]
         bf = flags[lo : lo + L]
         _rows_many(V, bm, bf, uppers[lo : lo + L], L, T, X, base)
-        _stops_many(X, Xp, L, bm, bf, T, tmp, stop, legal_row)
+        _stops_many(X, Xp, L, bm, bf, T, stop, legal_row)
         block_stages = np.int64(0)  # not a literal: _turn is compiled for int64 stages, once for every kernel
         for j in range(L):
             block_stages = max(block_stages, rolls_left[lo + j])
@@ -134,7 +134,7 @@ def _simulate_many(V, n_games, seed, T, out, th, n_threads):
             scores[j] = 0
         for _turn_no in range(n):
             _rows_many(V, masks, flags, us, L, T, X, base)
-            _stops_many(X, Xp, L, masks, flags, T, tmp, stop, legal_row)
+            _stops_many(X, Xp, L, masks, flags, T, stop, legal_row)
             _turn(stop, A, Sv, tmp, L, stages, T, save)
             for j in range(L):
                 rng = rngs[j]

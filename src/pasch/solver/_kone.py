@@ -157,7 +157,7 @@ def _situation(V, mask, flag, u, rolls_left, T, X, stop, A, Sv, tmp, save, base,
     _rebase(X, one, mask, T, base)
     _legal(mask, yclass, T, legal, nlegal, ctxg)
     if rolls_left > 0:  # with no roll left only the throw on the table matters
-        _stops(X, one, legal, nlegal, ctxg, T, tmp, stop)
+        _stops(X, one, legal, nlegal, ctxg, T, stop)
         _turn(stop, A, Sv, tmp, one, rolls_left, T, save)
 
 

@@ -32,15 +32,17 @@ from typing import Any
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import config, njit, types
 from numba.extending import intrinsic, overload
 
 NEG = -1.0e30
 """Value of an impossible entry: below every real value, far from float32's limit."""
 
 NOT_KERNELS = (
-    *(f"{name}{end}" for name in ("_max_into", "_key", "_keys", "_unkey") for end in ("", "_impl")),
-    "_key_bits",
+    *(f"{name}{end}" for name in ("_max_into",) for end in ("", "_impl")),
+    "_flip",
+    "_flip_py",
+    "_key",
 )
 """Functions here that are not kernels: overloaded helpers (their references), their typing-time impls
 and an intrinsic."""
@@ -90,76 +92,46 @@ def _max_into_impl(src, dst):
     return generic
 
 
-def _key(v: Any) -> Any:
-    """An integer ordered as the float ``v`` is (for any float but NaN): its bit pattern, with the
-    magnitude bits flipped when the sign bit is set. Its own inverse, read back as a float.
-
-    A running maximum over lanes compiles to vector integer maxima on these keys; on floats, ``if v >
-    o: o = v`` compiles to masked stores (slow on this project's AMD cores) and ``o = v if v > o else
-    o`` to compare-and-blend loops that Numba's missing fast-math flags keep from vectorising well.
-    """
-    b = v.view(np.int32) if v.dtype == np.float32 else v.view(np.int64)
-    return b ^ ((b >> (8 * b.dtype.itemsize - 1)) & np.iinfo(b.dtype).max)
+_WIDTH = {types.float32: 32, types.float64: 64, types.int32: 32, types.int64: 64}
 
 
 @intrinsic
-def _key_bits(typingctx, v):
-    """Compiled :func:`_key`: bitcast, arithmetic shift of the sign over all bits, clear the sign, xor."""
-    width = {types.float32: 32, types.float64: 64}.get(v)
+def _flip(typingctx, v):
+    """Float to key (see :data:`_key`) or key to float: flip the magnitude bits where the sign is set."""
+    width = _WIDTH.get(v)
     if width is None:
         return None
-    sig = getattr(types, f"int{width}")(v)
+    to_key = isinstance(v, types.Float)
+    sig = (getattr(types, f"int{width}") if to_key else getattr(types, f"float{width}"))(v)
 
     def codegen(context, builder, signature, args):
         ity = ir.IntType(width)
-        b = builder.bitcast(args[0], ity)
+        b = builder.bitcast(args[0], ity) if to_key else args[0]
         spread = builder.ashr(b, ity(width - 1))
-        return builder.xor(b, builder.and_(spread, ity((1 << (width - 1)) - 1)))
+        out = builder.xor(b, builder.and_(spread, ity((1 << (width - 1)) - 1)))
+        return out if to_key else builder.bitcast(out, context.get_value_type(signature.return_type))
 
     return sig, codegen
 
 
-@overload(_key, inline="always")
-def _key_impl(v):
-    if v in (types.float32, types.float64):
-        return lambda v: _key_bits(v)  # type: ignore[call-arg]  # typingctx: Numba's
-    return None
+def _flip_py(v: Any) -> Any:
+    """:func:`_flip` for numpy scalars (``NUMBA_DISABLE_JIT=1``)."""
+    to_key = v.dtype.kind == "f"
+    b = v.view(np.int32 if v.dtype.itemsize == 4 else np.int64) if to_key else v
+    out = b ^ ((b >> (8 * b.dtype.itemsize - 1)) & np.iinfo(b.dtype).max)
+    return out if to_key else out.view(np.float32 if v.dtype.itemsize == 4 else np.float64)
 
 
-def _keys(a: np.ndarray) -> np.ndarray:
-    """The integer view of a float array (same width), whose entries :func:`_key` orders."""
-    return a.view(np.int32) if a.dtype == np.float32 else a.view(np.int64)
+_key: Any = _flip_py if config.DISABLE_JIT else _flip  # type: ignore[attr-defined]
+"""An integer ordered as the float it is given (any float but NaN), of the same width: the bit pattern
+with the magnitude bits flipped where the sign bit is set. Its own inverse: given a key, it returns the
+float (``_key(_key(v)) == v``).
 
-
-@overload(_keys, inline="always")
-def _keys_impl(a):
-    ints = {types.float32: np.int32, types.float64: np.int64}
-    it = ints.get(getattr(a, "dtype", None))
-    if it is None:
-        return None
-    return lambda a: a.view(it)
-
-
-def _unkey(k: np.ndarray) -> None:
-    """Turn a row of :func:`_key` keys back into the floats' bit patterns, in place."""
-    k ^= (k >> (8 * k.dtype.itemsize - 1)) & np.iinfo(k.dtype).max
-
-
-@overload(_unkey, inline="always")
-def _unkey_impl(k):
-    dt = getattr(k, "dtype", None)
-    if dt not in (types.int32, types.int64):
-        return None
-    bits = dt.bitwidth
-    shift = np.int32(bits - 1) if bits == 32 else np.int64(bits - 1)
-    low = np.int32((1 << 31) - 1) if bits == 32 else np.int64((1 << 63) - 1)
-
-    def impl(k):
-        for j in range(k.shape[0]):
-            b = k[j]
-            k[j] = b ^ ((b >> shift) & low)
-
-    return impl
+A running maximum over lanes compiles to vector integer maxima on these keys. On floats, ``if v > o:
+o = v`` compiles to masked stores (slow on this project's AMD cores) and ``o = v if v > o else o``
+with a store to compare-and-blend loops that do not vectorise well without fast-math flags. An
+intrinsic, not an overload: an overload is a function of its own to compile (0.1-0.2 s each).
+"""
 
 
 @njit(**_PIECE)
@@ -239,10 +211,10 @@ def _legal(mask, yclass, T, legal, nlegal, ctxg):
 
 
 @njit(**_PIECE)
-def _stops(X, L, legal, nlegal, ctxg, T, m0, stop):
+def _stops(X, L, legal, nlegal, ctxg, T, stop):
     """``stop[s, r, lane]``: best box entry for throw ``r`` (sharp flag ``s``) plus the future value.
 
-    Throws that are not all alike start from the best zero entry (``m0``) and look only at the boxes
+    Throws that are not all alike start from the best zero entry and look only at the boxes
     that pay them something; all-alike throws look at every legal box of their context.
 
     Args:
@@ -252,7 +224,6 @@ def _stops(X, L, legal, nlegal, ctxg, T, m0, stop):
         nlegal: how many legal boxes each group has.
         ctxg: each group's scoring context.
         T: the rule set's tables.
-        m0: scratch of shape ``(1, lanes)``.
         stop: output ``[sharp, roll, lane]``.
     """
     grp = T.grp
@@ -264,26 +235,23 @@ def _stops(X, L, legal, nlegal, ctxg, T, m0, stop):
     bits = 0
     for q in range(nlegal[0]):
         bits |= 1 << legal[0, q]
-    # Maxima over integer keys (see _key): stop's rows hold keys until each throw is done.
-    k0 = _keys(m0)[0]
-    neg = _key(m0.dtype.type(NEG))
-    for j in range(L):
-        k0[j] = neg
+    # Maxima over integer keys (see _key), one throw at a time in ``kr``.
+    neg = _key(X.dtype.type(NEG))
+    k0 = np.full(L, neg)
+    kr = np.full(L, neg)
     for q in range(nlegal[0]):
         x = X[zrow[legal[0, q]]]
         for j in range(L):
             v = _key(x[j])
             o = k0[j]
             k0[j] = v if v > o else o
-    keys = _keys(stop)
     for s in range(stop.shape[0]):
         for r in range(stop.shape[1]):
             g = grp[r]
             c = ctxg[g]
-            out = keys[s, r]
             if g == 0:
                 for j in range(L):
-                    out[j] = k0[j]
+                    kr[j] = k0[j]
                 for q in range(n_nz[s, r]):
                     i = nz[s, r, q]
                     if (bits >> i) & 1:
@@ -291,20 +259,22 @@ def _stops(X, L, legal, nlegal, ctxg, T, m0, stop):
                         cv = cval[c, s, r, i]
                         for j in range(L):
                             v = _key(x[j] + cv)
-                            o = out[j]
-                            out[j] = v if v > o else o
+                            o = kr[j]
+                            kr[j] = v if v > o else o
             else:
                 for j in range(L):
-                    out[j] = neg
+                    kr[j] = neg
                 for q in range(nlegal[g]):
                     i = legal[g, q]
                     x = X[rowsel[c, s, r, i]]
                     cv = cval[c, s, r, i]
                     for j in range(L):
                         v = _key(x[j] + cv)
-                        o = out[j]
-                        out[j] = v if v > o else o
-            _unkey(out[:L])
+                        o = kr[j]
+                        kr[j] = v if v > o else o
+            out = stop[s, r]
+            for j in range(L):
+                out[j] = _key(kr[j])
 
 
 @njit(**_PIECE)
@@ -653,7 +623,7 @@ def _ctx_of(mask, flag, g, y_box, group_match):
 
 
 @njit(**_PIECE)
-def _stops_many(X, Xp, L, masks, flags, T, m0, stop, legal_row):
+def _stops_many(X, Xp, L, masks, flags, T, stop, legal_row):
     """``stop[s, r, j]`` for every situation ``j``.
 
     Throws that are not all alike score alike in every context, so they are vectorised over lanes:
@@ -666,7 +636,6 @@ def _stops_many(X, Xp, L, masks, flags, T, m0, stop, legal_row):
         masks: filled-box mask of each situation.
         flags: all-alike flag of each situation.
         T: the rule set's tables.
-        m0: scratch of shape ``(1, lanes)``.
         stop: output ``[sharp, roll, situation]``.
         legal_row: scratch of one entry per box.
     """
@@ -687,29 +656,33 @@ def _stops_many(X, Xp, L, masks, flags, T, m0, stop, legal_row):
             bits |= 1 << legal_row[q]
         for row in range(n_rows):
             Xp[row, j] = X[row, j] if (bits >> row_box[row]) & 1 else NEG
-    for j in range(L):
-        m0[0, j] = NEG
+    # Maxima over integer keys (see _key), as in _stops.
+    neg = _key(X.dtype.type(NEG))
+    k0 = np.full(L, neg)
+    kr = np.full(L, neg)
     for i in range(n):
-        zr = zrow[i]
+        x = Xp[zrow[i]]
         for j in range(L):
-            v = Xp[zr, j]
-            if v > m0[0, j]:
-                m0[0, j] = v
+            v = _key(x[j])
+            o = k0[j]
+            k0[j] = v if v > o else o
     for s in range(stop.shape[0]):
         for r in range(stop.shape[1]):
             out = stop[s, r]
             g = grp[r]
             if g == 0:
                 for j in range(L):
-                    out[j] = m0[0, j]
+                    kr[j] = k0[j]
                 for q in range(n_nz[s, r]):
                     i = nz[s, r, q]
-                    row = rowsel[0, s, r, i]
+                    x = Xp[rowsel[0, s, r, i]]
                     cv = cval[0, s, r, i]
                     for j in range(L):
-                        v = Xp[row, j] + cv
-                        if v > out[j]:
-                            out[j] = v
+                        v = _key(x[j] + cv)
+                        o = kr[j]
+                        kr[j] = v if v > o else o
+                for j in range(L):
+                    out[j] = _key(kr[j])
             else:
                 for j in range(L):
                     c = _ctx_of(masks[j], flags[j], g, T.y_box, T.group_match)

@@ -400,7 +400,7 @@ def _survive_layer(V, theta, wid, sidx, keys, lo, hi_end, eps, T, th, n_threads)
         Lt = _reach(wid, sidx, mask, flag, u, L, legal, nlegal, ctxg, T)
         _rows(V, mask, flag, np.int64(u), 1, T, X)
         _rebase(X, 1, mask, T, base)
-        _stops(X, 1, legal, nlegal, ctxg, T, tmp, stop)
+        _stops(X, 1, legal, nlegal, ctxg, T, stop)
         _turn(stop, A, Sv, tmp, 1, stages, T, save)
         for s in range(n_sharp):
             for r in range(n_rolls):
