@@ -17,7 +17,8 @@ from pasch.solver._kparts import _expect, _legal, _rebase, _rows, _stops, _turn
 
 @njit(cache=True, nogil=True)
 def _solve_layer(V, masks, lo, hi_end, T, th, n_threads):
-    """Solve the (mask, flag) states ``th, th + n_threads, ...`` of one layer from the next layers of ``V``.
+    """Solve one layer's (mask, flag) states from the next layers of ``V``: of the states that exist, in
+    layer order, the ``th``-th, the ``th + n_threads``-th, and so on.
 
     Args:
         V: the value table ``V[mask, flag, upper]``; the layer's rows are written.
@@ -46,12 +47,19 @@ def _solve_layer(V, masks, lo, hi_end, T, th, n_threads):
     legal = np.empty((n_groups, n), np.int32)
     nlegal = np.empty(n_groups, np.int32)
     ctxg = np.empty(n_groups, np.int32)
-    for q in range(th, n_states, n_threads):
+    # Shares by state, counting only the states that are solved: a flag-1 state exists only once the
+    # all-alike box is filled, so sharing every n_threads-th (mask, flag) pair gave one of two threads
+    # all the flag-0 states and the other the flag-1 states, half of them skipped.
+    k = 0
+    for q in range(n_states):
         mi = lo + q // n_flags
         flag = q % n_flags
         mask = masks[mi]
         y_filled = y_box >= 0 and (mask >> y_box) & 1
         if flag == 1 and not y_filled:
+            continue
+        k += 1
+        if (k - 1) % n_threads != th:
             continue
         yclass = 0 if not y_filled else 1 + flag
         _legal(mask, yclass, T, legal, nlegal, ctxg)
