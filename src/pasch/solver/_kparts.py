@@ -6,15 +6,16 @@ Private. Each piece is compiled once per argument types and then called from eve
 it (the table build, one-situation queries, batches, simulation): it is *not* inlined into each
 caller, because inlining multiplied the compile time of a first command by the number of callers.
 The pieces are called once per state or per block of situations, so the call costs nothing; the
-small helpers in the hot loops (``_submax``, ``_legal_one``, ``_ctx_of``, ``_decide``,
-``_next_random``) are inlined.
+small helpers in the hot loops (``_legal_one``, ``_ctx_of``, ``_decide``, ``_next_random``) are
+inlined. ``_submax`` (the running maximum over a keep's sub-keeps) is called: inlining it at its two
+call sites in ``_turn`` cost 0.7 s of compiling and bought no speed that we could measure (yahtzee
+build 0.396-0.399 s either way, simulation 84-85k games/s).
 
 The pieces are compiled without a CPython wrapper (``no_cpython_wrapper``): only kernels call them,
 and each wrapper unboxed the whole :class:`~pasch.solver._prep.Tables` record, about 0.2 s of
-compiling per piece. Measured and dropped (CPU seconds of a fresh process, 2 cores): ``_submax`` as
-a called function (0.4 s less compiling, the warm build 3 % slower), one ``_submax`` call site in
-``_turn`` (1.0 s less, the warm build 28 % slower), no six-face unrolled mean (no less compiling, 9 %
-slower), ``_decide``, ``_legal_one`` and ``_ctx_of`` called, not inlined (0.5 s less for the
+compiling per piece. Measured and dropped (CPU seconds of a fresh process, 2 cores): one ``_submax``
+call site in ``_turn`` (1.0 s less, the warm build 28 % slower), no six-face unrolled mean (no less
+compiling, 9 % slower), ``_decide``, ``_legal_one`` and ``_ctx_of`` called, not inlined (0.5 s less for the
 simulation kernel, simulation 17 % slower).
 
 Layout: the value table is ``V[mask, flag, upper]`` with the capped upper total innermost, so every
@@ -368,7 +369,7 @@ def _turn(stop, A, Sv, tmp2, L, stages, T, save):
                     A[k, j] = v if v > m else m
 
 
-@njit(cache=True, inline="always")
+@njit(**_PIECE)
 def _submax(A, k, subs, c, L, out, o, same):
     """``out[o] = max(A[sub] for each sub-keep of k)``, and of ``out[o]`` itself when ``same``.
 
