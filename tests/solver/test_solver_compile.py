@@ -62,3 +62,40 @@ def test_a_second_process_puts_the_turn_kernel_in_numbas_cache(tmp_path: Path, e
     assert done.returncode == 0, done.stderr
     # Enabled: ready from the cache without compiling in this process; disabled: nothing was compiled.
     assert done.stdout.split() == (["True", "True"] if enabled == "1" else ["False", "True"])
+
+
+def test_a_core_is_free_below_the_cores_minus_one_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pasch.solver import _compile
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 0.0, 0.0))
+    assert _compile.core_free()
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.5, 0.0, 0.0))
+    assert not _compile.core_free()
+
+    def unreadable() -> tuple[float, float, float]:
+        raise OSError("no load average here")
+
+    monkeypatch.setattr(os, "getloadavg", unreadable)
+    assert not _compile.core_free()
+
+
+@pytest.mark.parametrize(
+    ("setting", "free", "started"),
+    [("", True, True), ("", False, False), ("1", False, True), ("0", True, False)],
+)
+def test_the_second_process_starts_unasked_only_when_a_core_is_free(
+    monkeypatch: pytest.MonkeyPatch, setting: str, free: bool, started: bool
+) -> None:
+    from pasch.solver import _compile
+
+    began: list[tuple[str, ...]] = []
+    monkeypatch.setattr(_compile, "_COVER", {})
+    monkeypatch.setattr(_compile, "_jit", lambda: True)
+    monkeypatch.setattr(_compile, "ready", lambda name: False)
+    monkeypatch.setattr(_compile, "core_free", lambda: free)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_compile, "_Second", lambda names: began.append(names))
+    monkeypatch.setenv("PASCH_COMPILE_PROCESS", setting)
+    _compile.compile_in_background("build")
+    assert began == ([("_turn",)] if started else [])

@@ -11,10 +11,10 @@ them with a plain recursive solver. They live in ``_kparts`` (pieces shared by e
 ``_kbuild`` (the table build), ``_kone`` (one situation) and ``_kmany`` (batches and simulation),
 and each command compiles (once, then Numba's disk cache) only the modules it uses.
 
-With ``PASCH_COMPILE_PROCESS=1`` a first use compiles on both cores: the table build's biggest
-piece (and, for ``compile_ahead("simulate")``, the simulation kernel) in a second process that fills
-Numba's cache while this one compiles the rest (``_compile``; off by default: on a busy machine it
-did not pay). Until the options kernel is compiled, the options of
+When a core is free (or with ``PASCH_COMPILE_PROCESS=1``; ``0`` turns it off) a first use compiles
+on both cores: the table build's biggest piece (and, for ``compile_ahead("simulate")``, the
+simulation kernel) in a second process that fills Numba's cache while this one compiles the rest
+(``_compile``; not on a busy machine, where it did not pay). Until the options kernel is compiled, the options of
 a situation are computed in numpy, bit for bit the kernel's numbers (``_npquery``), so a first
 ``advise``, ``review`` or hint waits for no compilation beyond the build.
 """
@@ -162,9 +162,9 @@ def compile_ahead(task: str) -> None:
 
     For a command that will build a table first and then, say, simulate: the simulation kernel
     compiles while this process compiles and runs the build. A build does this for its own biggest
-    piece by itself. Only with ``PASCH_COMPILE_PROCESS=1`` (off by default: measured on a busy 2-core
-    machine it did not pay); nothing happens with one core, with ``NUMBA_DISABLE_JIT=1``, or when
-    the kernels are compiled or cached already.
+    piece by itself. Only when a core is free or with ``PASCH_COMPILE_PROCESS=1`` (measured on a busy
+    2-core machine it did not pay; ``0`` turns it off); nothing happens with one core, with
+    ``NUMBA_DISABLE_JIT=1``, or when the kernels are compiled or cached already.
 
     Args:
         task: ``build`` or ``simulate``.

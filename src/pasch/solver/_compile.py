@@ -14,11 +14,13 @@ types the kernels meet in a build, a batch or a simulation, so nothing is compil
 Run as ``python -m pasch.solver._compile NAME...`` it compiles the named kernels and prints each name
 when it is in the cache.
 
-Off unless ``PASCH_COMPILE_PROCESS=1``: measured on the shared 2-core machine (load average 3.5, so
-no core was free), a first ``pasch solve --rules yahtzee`` took 13.5 s and 13.6 s with the second
-process against 11.6 s and 12.8 s without it; the second process's start (about 0.7 s of Python and
-Numba imports) and the contention ate the overlap. Where a core is idle it should pay; it is kept,
-tested and opt-in until that is measured.
+When it runs: ``PASCH_COMPILE_PROCESS=1`` always (with two cores or more), ``0`` never, and unset
+only when a core is free (:func:`core_free`: the one-minute load average below the number of cores
+minus one half; a command just started adds little to it yet). Measured on this project's
+2-core machine, a first ``pasch solve --rules yahtzee`` took 7.2 s with the second process against
+8.3-9.8 s without when the machine was otherwise idle (load 1.1-1.4), but 13.5 s with against 11.6-12.8
+s without at load 3.5, where the second process's start (about 0.7 s of Python and Numba imports)
+and the contention ate the overlap.
 """
 
 from __future__ import annotations
@@ -32,7 +34,16 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-__all__ = ["BUILD_PIECES", "SECOND", "compile_in_background", "compile_kernels", "ready", "signature", "wait_for"]
+__all__ = [
+    "BUILD_PIECES",
+    "SECOND",
+    "compile_in_background",
+    "compile_kernels",
+    "core_free",
+    "ready",
+    "signature",
+    "wait_for",
+]
 
 BUILD_PIECES = ("_rows", "_legal", "_stops", "_expect", "_rebase")
 """The table build's pieces this process compiles itself (``_turn`` goes to the second process)."""
@@ -148,6 +159,17 @@ def compile_kernels(names: Iterable[str], done: Callable[[str], None] | None = N
             done(name)
 
 
+def core_free() -> bool:
+    """Whether a core looks free for a second compiling process: the one-minute load average is below the
+    number of cores minus one half (a command just started adds little to it yet). False where the
+    load average cannot be read."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on this platform
+        return False
+    return load < (os.cpu_count() or 1) - 0.5
+
+
 class _Second:
     """The second process: its pipe tells which kernels it has put in the cache."""
 
@@ -188,7 +210,8 @@ _LOCK = threading.Lock()
 def compile_in_background(task: str) -> None:
     """Start compiling a task's kernels in a second process, while this one goes on with its own.
 
-    Does nothing unless ``PASCH_COMPILE_PROCESS=1`` (see the module docstring), and nothing when those
+    Does nothing with ``PASCH_COMPILE_PROCESS=0``, or unset when no core is free (see the module
+    docstring), and nothing when those
     kernels are ready or already being compiled, when Numba's JIT is off, or when there is one core.
     Before calling a kernel the second process compiles, call :func:`wait_for`; a kernel the second
     process failed to cache is simply compiled on its first call, as without this.
@@ -200,7 +223,10 @@ def compile_in_background(task: str) -> None:
         KeyError: an unknown task.
     """
     names = SECOND[task]
-    if not _jit() or (os.cpu_count() or 1) < 2 or os.environ.get("PASCH_COMPILE_PROCESS", "0") != "1":
+    if not _jit() or (os.cpu_count() or 1) < 2:
+        return
+    wanted = os.environ.get("PASCH_COMPILE_PROCESS", "")
+    if wanted == "0" or (wanted != "1" and not core_free()):
         return
     with _LOCK:
         todo = tuple(n for n in names if n not in _COVER and not ready(n))
