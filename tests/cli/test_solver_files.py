@@ -123,3 +123,24 @@ def test_verify_explains_a_seeded_local_log(invoke: Invoke, tmp_path: Path) -> N
     result = invoke(["verify", str(log)])
     assert_bad_input(result, "local game", "meta.seed 5")
     assert "no dice seed" not in result.stderr
+
+
+def test_a_first_build_says_it_compiles_once(
+    invoke: Invoke, private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kernels not in Numba's cache: one line on stderr says that they compile, and that it happens once."""
+    import pasch.solver
+    from pasch.cli._solver_cmds import _first_use_notice
+
+    monkeypatch.setattr(pasch.solver, "compiled", lambda task: False)
+    assert _first_use_notice(get(SMALL), ()) is True  # the build compiles: its progress bar says so
+    assert _first_use_notice(get(SMALL), ("simulate",), force=False) is True
+    monkeypatch.setattr(pasch.solver, "compiled", lambda task: task == "build")
+    assert _first_use_notice(get(SMALL), ("simulate",)) is False  # only the simulation kernel compiles
+    result = invoke(["solve", "--rules", SMALL, "--force"])
+    assert result.exit_code == 0, result.output
+    assert "compiling its kernels (once" not in result.stderr  # the build's kernels are "compiled" here
+    monkeypatch.setattr(pasch.solver, "compiled", lambda task: False)
+    result = invoke(["solve", "--rules", SMALL, "--force"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("pasch: first use of the solver: compiling its kernels (once") == 1

@@ -28,35 +28,47 @@ def _rules(text: str) -> RuleSet:
     return rules
 
 
-def _first_use_notice(rules: RuleSet, tasks: tuple[str, ...], force: bool = False) -> None:
-    """Tell the user (stderr) when the solver's kernels must be compiled first: it happens once."""
+def _first_use_notice(rules: RuleSet, tasks: tuple[str, ...], force: bool = False) -> bool:
+    """Tell the user (stderr) when the solver's kernels must be compiled first: it happens once.
+
+    Returns:
+        Whether the table build compiles first (its progress bar says so until the first layer).
+    """
     from pasch.solver import compiled, table_path
 
     needed = list(tasks)
     if force or not table_path(rules).exists():
         needed.insert(0, "build")
     if all(compiled(t) for t in needed):
-        return
+        return False
     from pasch.cli._common import err_console
 
     err_console().print(
         "pasch: first use of the solver: compiling its kernels (once; later runs load them from Numba's cache)…"
     )
+    return "build" in needed and not compiled("build")
 
 
 def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False, tasks: tuple[str, ...] = ()) -> Any:
     from pasch.solver import Solver, compile_ahead, table_path
 
-    _first_use_notice(rules, tasks, force)
+    compiling = _first_use_notice(rules, tasks, force)
     if "simulate" in tasks and (force or not table_path(rules).exists()):
         compile_ahead("simulate")  # in a second process, while this one builds the table
     if not show_progress:
         return Solver.load(rules, force=force)
-    from rich.progress import Progress
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-    with Progress(transient=True, console=console()) as bar:
-        task = bar.add_task(f"solving {rules.id}", total=len(rules.categories))
-        return Solver.load(rules, force=force, progress=lambda done, total: bar.update(task, completed=done))
+    solving = f"solving {rules.id}"
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    with Progress(*columns, transient=True, console=console()) as bar:
+        first = "compiling the solver (once)" if compiling else solving
+        task = bar.add_task(first, total=len(rules.categories))
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, description=solving)
+
+        return Solver.load(rules, force=force, progress=progress)
 
 
 def parse_sheet(rules: RuleSet, text: str) -> list[int | None]:
