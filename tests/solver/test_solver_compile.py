@@ -44,17 +44,19 @@ def test_a_first_build_and_simulation_compile_each_kernel_once_for_its_signature
 _CHILD = """
 import sys
 from pasch.solver import _compile
-assert not _compile.ready("_turn")
+names = _compile.SECOND["build"]
+assert not any(_compile.ready(n) for n in names)
 _compile.compile_in_background("build")
-assert set(_compile._COVER) == ({"_turn"} if sys.argv[1] == "1" else set()), _compile._COVER
-_compile.wait_for("_turn")
-print(_compile.ready("_turn"), _compile._kernel("_turn").signatures == [])
+assert set(_compile._COVER) == (set(names) if sys.argv[1] == "1" else set()), _compile._COVER
+for n in names:
+    _compile.wait_for(n)
+print(all(_compile.ready(n) for n in names), all(_compile._kernel(n).signatures == [] for n in names))
 """
 
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled kernels without the JIT")
 @pytest.mark.parametrize("enabled", ["1", "0"])
-def test_a_second_process_puts_the_turn_kernel_in_numbas_cache(tmp_path: Path, enabled: str) -> None:
+def test_a_second_process_puts_the_build_pieces_in_numbas_cache(tmp_path: Path, enabled: str) -> None:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PASCH_COMPILE_PROCESS": enabled}
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, enabled], env=env, capture_output=True, text=True, check=False, timeout=300
@@ -98,4 +100,52 @@ def test_the_second_process_starts_unasked_only_when_a_core_is_free(
     monkeypatch.setattr(_compile, "_Second", lambda names: began.append(names))
     monkeypatch.setenv("PASCH_COMPILE_PROCESS", setting)
     _compile.compile_in_background("build")
-    assert began == ([("_turn",)] if started else [])
+    assert began == ([_compile.SECOND["build"]] if started else [])
+
+
+_RELINK = """
+import numpy as np
+from pasch.solver import Solver, _link
+s = Solver.load("yahtzee+forced", use_cache=False)
+games = s.simulate(50, seed=3)
+print(_link.installed(), sorted(set(_link.relinked())), round(s.expected_start, 9), int(np.sum(games)))
+"""
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled kernels without the JIT")
+def test_the_kernels_link_their_pieces_without_a_second_optimisation(tmp_path: Path) -> None:
+    """Fresh Numba caches: the build and the simulation compile through the hook (``PASCH_RELINK=0``:
+    not), and both ways give the same table and the same games."""
+    out = {}
+    for relink in ("1", "0"):
+        env = {
+            **os.environ,
+            "NUMBA_CACHE_DIR": str(tmp_path / relink),
+            "PASCH_COMPILE_PROCESS": "0",
+            "PASCH_RELINK": relink,
+        }
+        done = subprocess.run(
+            [sys.executable, "-c", _RELINK], env=env, capture_output=True, text=True, check=False, timeout=600
+        )
+        assert done.returncode == 0, done.stderr
+        out[relink] = done.stdout.rsplit(maxsplit=2)
+    assert out["1"][0] == "True ['_simulate_many', '_solve_layer']"
+    assert out["0"][0] == "False []"
+    assert out["1"][1:] == out["0"][1:]  # the expected score, and the 50 games' total
+
+
+def test_the_hook_leaves_other_code_libraries_alone() -> None:
+    import pasch.solver._kbuild  # noqa: F401  (registers its kernel, installing the hook)
+    from pasch.solver import _link
+
+    if not _link.installed():
+        pytest.skip("hook not installed (NUMBA_DISABLE_JIT or another Numba)")
+    from numba import njit
+
+    @njit
+    def plain(x: int) -> int:
+        return x + 1
+
+    before = _link.relinked()
+    assert plain(1) == 2
+    assert _link.relinked() == before

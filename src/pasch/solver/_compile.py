@@ -2,10 +2,12 @@
 """Compiling the solver's kernels ahead of their first call, on both cores.
 
 Private. Numba compiles one function at a time per process, and a first command spends most of its
-time there. The biggest piece, ``_kparts._turn``, takes about as long as all the other pieces of the
-table build together, so :func:`compile_in_background` hands it (and, for simulation, the simulation
-kernel) to a second Python process, which writes Numba's on-disk cache, while this process compiles
-the rest; the kernels then load the second process's work from the cache instead of compiling it.
+time there. The biggest piece, ``_kparts._turn`` (2.7 s), takes about as long as all the other pieces
+of the table build together (1.9 s), so this process compiles it while :func:`compile_in_background`
+hands the others (and, for simulation, the simulation kernels) to a second Python process, which
+writes Numba's on-disk cache; the kernels then load the second process's work from the cache instead
+of compiling it. The second process takes the smaller share because it starts about 0.7 s later
+(Python and Numba imports): the other way round, this process waited 1.5 s for ``_turn``.
 
 Every kernel is compiled for one signature (float32 tables, int64 scalars, C-contiguous arrays),
 built here from the types of a tiny rule set's :class:`~pasch.solver._prep.Tables`: they are the
@@ -45,12 +47,12 @@ __all__ = [
     "wait_for",
 ]
 
-BUILD_PIECES = ("_rows", "_legal", "_stops", "_expect", "_rebase")
-"""The table build's pieces this process compiles itself (``_turn`` goes to the second process)."""
+BUILD_PIECES = ("_turn",)
+"""The table build's pieces this process compiles itself (the others go to the second process)."""
 
 SECOND = {
-    "build": ("_turn",),
-    "simulate": ("_turn", "_rows_many", "_stops_many", "_simulate_many"),
+    "build": ("_rows", "_legal", "_stops", "_expect", "_rebase"),
+    "simulate": ("_rows", "_legal", "_stops", "_expect", "_rebase", "_rows_many", "_stops_many", "_simulate_many"),
 }
 """Per task, the kernels the second process compiles, in order."""
 
@@ -111,7 +113,7 @@ def signature(name: str) -> tuple[Any, ...]:
     T, i, f1, f2, f3, r3 = (t[k] for k in ("T", "i", "f1", "f2", "f3", "r3"))
     d1, n1, n2, l1 = (t[k] for k in ("d1", "n1", "n2", "l1"))
     return {
-        "_rows": (f3, i, i, i, i, T, f2),
+        "_rows": (r3, i, i, i, i, T, f2),
         "_legal": (i, i, T, n2, n1, n1),
         "_stops": (f2, i, n2, n1, n1, T, f3),
         "_turn": (f3, f2, f2, f2, i, i, T, f3),
@@ -119,7 +121,7 @@ def signature(name: str) -> tuple[Any, ...]:
         "_rebase": (f2, i, i, T, f1),
         "_rows_many": (r3, l1, l1, l1, i, T, f2, f1),
         "_stops_many": (f2, f2, i, l1, l1, T, f3, n1),
-        "_solve_layer": (f3, l1, i, i, T, i, i),
+        "_solve_layer": (f3, r3, l1, i, i, T, i, i),
         "_simulate_many": (r3, i, i, T, l1, i, i),
     }[name]
 

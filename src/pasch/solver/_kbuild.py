@@ -13,15 +13,21 @@ import numpy as np
 from numba import njit
 
 from pasch.solver._kparts import _expect, _legal, _rebase, _rows, _stops, _turn
+from pasch.solver._link import relink
+
+relink("_solve_layer")  # pieces linked without a second optimisation (see _link)
 
 
 @njit(cache=True, nogil=True)
-def _solve_layer(V, masks, lo, hi_end, T, th, n_threads):
+def _solve_layer(V, R, masks, lo, hi_end, T, th, n_threads):
     """Solve one layer's (mask, flag) states from the next layers of ``V``: of the states that exist, in
     layer order, the ``th``-th, the ``th + n_threads``-th, and so on.
 
     Args:
         V: the value table ``V[mask, flag, upper]``; the layer's rows are written.
+        R: ``V`` again, read-only (a view): the next layers are read through it, so that ``_rows`` is
+            compiled once, for the read-only tables that the queries read too (0.3-0.6 s less compiling
+            for a process that builds and then asks).
         masks: reachable masks, layer by layer.
         lo: first index of the layer in ``masks``.
         hi_end: end of the layer in ``masks``.
@@ -65,7 +71,7 @@ def _solve_layer(V, masks, lo, hi_end, T, th, n_threads):
         _legal(mask, yclass, T, legal, nlegal, ctxg)
         # Every upper total is solved, reachable or not: a full vector costs less than a short
         # scalar loop, and every lane stays meaningful.
-        _rows(V, mask, flag, np.int64(0), W, T, X)
+        _rows(R, mask, flag, np.int64(0), W, T, X)
         _rebase(X, W, mask, T, base)
         _stops(X, W, legal, nlegal, ctxg, T, stop)
         _turn(stop, A, Sv, tmp, W, T.stages, T, save)

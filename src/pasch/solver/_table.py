@@ -125,16 +125,19 @@ def build_values(
     from pasch.solver._kbuild import _solve_layer
 
     if np.dtype(dtype) == np.float32 and not _compile.ready("_solve_layer"):
-        # First build on this install: the biggest piece compiles in a second process meanwhile.
+        # First build on this install: the other pieces compile in a second process meanwhile.
         _compile.compile_in_background("build")
         _compile.compile_kernels(_compile.BUILD_PIECES)
-        _compile.wait_for("_turn")
+        for name in _compile.SECOND["build"]:
+            _compile.wait_for(name)
 
     n_threads = max(1, min(threads or default_threads(), default_threads()))
+    reads = values.view()  # the same memory, read-only: see _solve_layer
+    reads.flags.writeable = False
     for done, layer in enumerate(range(n - 1, -1, -1)):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
         if hi > lo:
-            run_threads(_solve_layer, min(n_threads, hi - lo), values, p.masks, lo, hi, t)
+            run_threads(_solve_layer, min(n_threads, hi - lo), values, reads, p.masks, lo, hi, t)
         if progress is not None:
             progress(done + 1, n)
     return values
