@@ -46,7 +46,6 @@ def _solve_layer(V, R, masks, lo, hi_end, T, th, n_threads):
     stop = np.empty((T.n_sharp, n_rolls, W), V.dtype)
     A = np.empty((T.keep_add.shape[0], W), V.dtype)
     Sv = np.empty((n_rolls, W), V.dtype)
-    tmp = np.empty((1, W), V.dtype)
     acc = np.empty(W, np.float64)
     base = np.empty(W, V.dtype)
     save = np.empty((0, 1, 1), V.dtype)
@@ -74,7 +73,7 @@ def _solve_layer(V, R, masks, lo, hi_end, T, th, n_threads):
         _rows(R, mask, flag, np.int64(0), W, T, X)
         _rebase(X, W, mask, T, base)
         _stops(X, W, legal, nlegal, ctxg, T, stop)
-        _turn(stop, A, Sv, tmp, W, T.stages, T, save)
+        _turn(stop, A, Sv, W, T.stages, T, save)
         _expect(A, Sv, stop, W, T.stages, T, acc)
         dst = V[mask, flag]
         for j in range(W):

@@ -7,9 +7,10 @@ it (the table build, one-situation queries, batches, simulation): it is *not* in
 caller, because inlining multiplied the compile time of a first command by the number of callers.
 The pieces are called once per state or per block of situations, so the call costs nothing; the
 small helpers in the hot loops (``_legal_one``, ``_ctx_of``, ``_decide``, ``_next_random``) are
-inlined. ``_submax`` (the running maximum over a keep's sub-keeps) is called: inlining it at its two
-call sites in ``_turn`` cost 0.7 s of compiling and bought no speed that we could measure (yahtzee
-build 0.396-0.399 s either way, simulation 84-85k games/s).
+inlined. ``_submax`` (the running maximum over a keep's sub-keeps) is called, and compiled once for
+all its call sites in ``_turn``: inlining it cost 0.7 s of compiling, and a version per call site (a
+constant among its arguments) another 0.6 s, for no speed that we could measure (yahtzee build
+0.396-0.399 s either way, simulation 84-86k games/s).
 
 The pieces are compiled without a CPython wrapper (``no_cpython_wrapper``): only kernels call them,
 and each wrapper unboxed the whole :class:`~pasch.solver._prep.Tables` record, about 0.2 s of
@@ -279,14 +280,13 @@ def _stops(X, L, legal, nlegal, ctxg, T, stop):
 
 
 @njit(**_PIECE)
-def _turn(stop, A, Sv, tmp2, L, stages, T, save):
+def _turn(stop, A, Sv, L, stages, T, save):
     """Run ``stages`` keep stages; on return ``A``/``Sv`` hold the throw values with ``stages`` rolls left.
 
     Args:
         stop: best entry of each throw ``[sharp, roll, lane]`` (from :func:`_stops`).
         A: scratch and result ``[keep, lane]``: keep values, full throws last.
         Sv: scratch and result ``[roll, lane]``: the value of a sharp throw (``+sharp`` only).
-        tmp2: scratch of shape ``(1, lanes)``.
         L: lanes in use.
         stages: keep stages to run (rolls left after the throw on the table).
         T: the rule set's tables.
@@ -351,27 +351,22 @@ def _turn(stop, A, Sv, tmp2, L, stages, T, save):
             if t == stages - 1 and save.shape[0] >= stages:
                 break  # the caller reads the saved keep values only: the last maxima would go unused
         for k in range(1, n_small):
-            _submax(A, k, subs, n_sub[k], L, A, k, True)
+            _submax(A, k, subs, n_sub[k], L, A, k, A[k])
         for r in range(n_rolls):
+            # A full throw: the best of its entry and its keeps (and, sharp, of the sharp entry too).
             k = n_small + r
-            _submax(A, k, subs, n_sub[k], L, tmp2, 0, False)
             if sharp:
-                for j in range(L):
-                    m = tmp2[0, j]
-                    v = stop[0, r, j]
-                    A[k, j] = v if v > m else m
-                    v = stop[1, r, j]
-                    Sv[r, j] = v if v > m else m
-            else:
-                for j in range(L):
-                    m = tmp2[0, j]
-                    v = stop[0, r, j]
-                    A[k, j] = v if v > m else m
+                _submax(A, k, subs, n_sub[k], L, Sv, r, stop[1, r])
+            _submax(A, k, subs, n_sub[k], L, A, k, stop[0, r])
 
 
 @njit(**_PIECE)
-def _submax(A, k, subs, c, L, out, o, same):
-    """``out[o] = max(A[sub] for each sub-keep of k)``, and of ``out[o]`` itself when ``same``.
+def _submax(A, k, subs, c, L, out, o, first):
+    """``out[o] = max(first, A[sub] for each sub-keep sub of k)``.
+
+    Every call site in :func:`_turn` passes arrays and integers of the same types, so one compiled
+    version serves them all (constants among the arguments made one version per call site, 0.6 s of
+    compiling each).
 
     One pass over the lanes reads every source: a loop per source would pay its set-up each time.
 
@@ -381,28 +376,25 @@ def _submax(A, k, subs, c, L, out, o, same):
         subs: ``[keep, q]`` sub-keeps with one die fewer.
         c: how many sub-keeps ``k`` has.
         L: lanes in use.
-        out: output rows (``A`` itself in the keep stage).
+        out: output rows (``A`` itself, or ``Sv`` for a sharp throw).
         o: output row.
-        same: include ``out[o]``'s own value (the keep stage, where ``out`` is ``A``).
+        first: a row of lanes taken into the maximum: the keep's own value in the keep stage, the
+            throw's best entry in the throw stage (it may be ``out[o]`` itself).
     """
     q0 = subs[k, 0]
     if c == 1:
         for j in range(L):
             m = A[q0, j]
-            if same:
-                a = out[o, j]
-                m = a if a > m else m
-            out[o, j] = m
+            a = first[j]
+            out[o, j] = a if a > m else m
     elif c == 2:
         q1 = subs[k, 1]
         for j in range(L):
             m = A[q0, j]
             v = A[q1, j]
             m = v if v > m else m
-            if same:
-                a = out[o, j]
-                m = a if a > m else m
-            out[o, j] = m
+            a = first[j]
+            out[o, j] = a if a > m else m
     elif c == 3:
         q1 = subs[k, 1]
         q2 = subs[k, 2]
@@ -412,10 +404,8 @@ def _submax(A, k, subs, c, L, out, o, same):
             m = v if v > m else m
             v = A[q2, j]
             m = v if v > m else m
-            if same:
-                a = out[o, j]
-                m = a if a > m else m
-            out[o, j] = m
+            a = first[j]
+            out[o, j] = a if a > m else m
     elif c == 4:
         q1 = subs[k, 1]
         q2 = subs[k, 2]
@@ -428,10 +418,8 @@ def _submax(A, k, subs, c, L, out, o, same):
             m = v if v > m else m
             v = A[q3, j]
             m = v if v > m else m
-            if same:
-                a = out[o, j]
-                m = a if a > m else m
-            out[o, j] = m
+            a = first[j]
+            out[o, j] = a if a > m else m
     else:
         q1 = subs[k, 1]
         q2 = subs[k, 2]
@@ -447,10 +435,8 @@ def _submax(A, k, subs, c, L, out, o, same):
             m = v if v > m else m
             v = A[q4, j]
             m = v if v > m else m
-            if same:
-                a = out[o, j]
-                m = a if a > m else m
-            out[o, j] = m
+            a = first[j]
+            out[o, j] = a if a > m else m
         for q in range(5, c):
             qq = subs[k, q]
             for j in range(L):

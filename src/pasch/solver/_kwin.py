@@ -189,14 +189,14 @@ def _win_turn(theta, scale, sidx, mask, flag, u, mine, w, cum, base, stages, T, 
         T: the rule set's tables (float64).
         W: scratch from :func:`_win_scratch`.
     """
-    memo, stop, A, Sv, tmp, save, legal, nlegal, ctxg = W
+    memo, stop, A, Sv, save, legal, nlegal, ctxg = W
     memo[:] = np.nan
     y_filled = T.y_box >= 0 and (mask >> T.y_box) & 1
     yclass = 0 if not y_filled else 1 + flag
     _legal(mask, yclass, T, legal, nlegal, ctxg)
     _wstops(theta, scale, sidx, mask, flag, u, mine, w, cum, base, legal, nlegal, ctxg, T, memo, stop)
     if stages > 0:
-        _turn(stop, A, Sv, tmp, np.int64(1), np.int64(stages), T, save)
+        _turn(stop, A, Sv, np.int64(1), np.int64(stages), T, save)
 
 
 @njit(cache=True, nogil=True)
@@ -218,12 +218,11 @@ def _win_scratch(T):
     stop = np.empty((T.n_sharp, n_rolls, 1), np.float64)
     A = np.empty((n_keeps, 1), np.float64)
     Sv = np.empty((n_rolls, 1), np.float64)
-    tmp = np.empty((1, 1), np.float64)
     save = np.empty((max(T.stages, 1), n_keeps, 1), np.float64)
     legal = np.empty((n_groups, n), np.int32)
     nlegal = np.empty(n_groups, np.int32)
     ctxg = np.empty(n_groups, np.int32)
-    return memo, stop, A, Sv, tmp, save, legal, nlegal, ctxg
+    return memo, stop, A, Sv, save, legal, nlegal, ctxg
 
 
 @njit(cache=True, inline="always")
@@ -239,7 +238,7 @@ def _win_decide(mask, u, roll, t, s, T, W):
         T: the rule set's tables.
         W: the scratch :func:`_win_turn` filled.
     """
-    memo, _stop, _A, _Sv, _tmp, save, legal, nlegal, ctxg = W
+    memo, _stop, _A, _Sv, save, legal, nlegal, ctxg = W
     g = T.grp[roll]
     c = ctxg[g]
     best = NEG
@@ -290,7 +289,7 @@ def _win_options(theta, scale, sidx, mask, flag, u, mine, w, cum, base, roll, ro
     """
     W = _win_scratch(T)
     _win_turn(theta, scale, sidx, mask, flag, u, mine, w, cum, base, rolls_left, T, W)
-    memo, _stop, _A, _Sv, _tmp, save, legal, nlegal, ctxg = W
+    memo, _stop, _A, _Sv, save, legal, nlegal, ctxg = W
     s = 1 if sharp and T.n_sharp == 2 else 0
     g = T.grp[roll]
     c = ctxg[g]
