@@ -2,12 +2,14 @@
 """Compiling the solver's kernels ahead of their first call, on both cores.
 
 Private. Numba compiles one function at a time per process, and a first command spends most of its
-time there. The biggest piece, ``_kparts._turn`` (2.7 s), takes about as long as all the other pieces
-of the table build together (1.9 s), so this process compiles it while :func:`compile_in_background`
-hands the others (and, for simulation, the simulation kernels) to a second Python process, which
+time there. This process compiles the biggest piece of the table build, ``_kparts._turn`` (1.75 s of
+CPU), and two small ones, while :func:`compile_in_background` hands the others (``_rows``, ``_stops``,
+``_expect``: 1.2 s, and for simulation the simulation kernels) to a second Python process, which
 writes Numba's on-disk cache; the kernels then load the second process's work from the cache instead
 of compiling it. The second process takes the smaller share because it starts about 0.7 s later
-(Python and Numba imports): the other way round, this process waited 1.5 s for ``_turn``.
+(Python and Numba imports). Measured on the idle 2-core machine, a first ``pasch solve --rules
+yahtzee`` took 4.69-4.71 s with this split, 4.92-4.94 s with every piece but ``_turn`` in the second
+process, 4.83-4.85 s with ``_expect`` here too.
 
 Every kernel is compiled for one signature (float32 tables, int64 scalars, C-contiguous arrays),
 built here from the types of a tiny rule set's :class:`~pasch.solver._prep.Tables`: they are the
@@ -19,10 +21,9 @@ when it is in the cache.
 When it runs: ``PASCH_COMPILE_PROCESS=1`` always (with two cores or more), ``0`` never, and unset
 only when a core is free (:func:`core_free`: the one-minute load average below the number of cores
 minus one half; a command just started adds little to it yet). Measured on this project's
-2-core machine, a first ``pasch solve --rules yahtzee`` took 7.2 s with the second process against
-8.3-9.8 s without when the machine was otherwise idle (load 1.1-1.4), but 13.5 s with against 11.6-12.8
-s without at load 3.5, where the second process's start (about 0.7 s of Python and Numba imports)
-and the contention ate the overlap.
+2-core machine, a first ``pasch solve --rules yahtzee`` took 4.7-5.0 s with the second process against
+6.0-6.2 s without when the machine was otherwise idle; with older kernels, at load 3.5, it took 13.5 s
+with against 11.6-12.8 s without: the second process's start and the contention ate the overlap.
 """
 
 from __future__ import annotations
@@ -47,12 +48,12 @@ __all__ = [
     "wait_for",
 ]
 
-BUILD_PIECES = ("_turn",)
+BUILD_PIECES = ("_turn", "_legal", "_rebase")
 """The table build's pieces this process compiles itself (the others go to the second process)."""
 
 SECOND = {
-    "build": ("_rows", "_legal", "_stops", "_expect", "_rebase"),
-    "simulate": ("_rows", "_legal", "_stops", "_expect", "_rebase", "_rows_many", "_stops_many", "_simulate_many"),
+    "build": ("_rows", "_stops", "_expect"),
+    "simulate": ("_rows", "_stops", "_expect", "_rows_many", "_stops_many", "_simulate_many"),
 }
 """Per task, the kernels the second process compiles, in order."""
 
