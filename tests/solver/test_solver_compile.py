@@ -149,3 +149,23 @@ def test_the_hook_leaves_other_code_libraries_alone() -> None:
     before = _link.relinked()
     assert plain(1) == 2
     assert _link.relinked() == before
+
+
+def test_a_build_after_compile_ahead_shares_its_second_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pasch simulate`` starts the simulation's second process first; the build then starts no other one
+    and compiles here every piece of the build that the simulation's process does not."""
+    from pasch.solver import _compile
+
+    began: list[tuple[str, ...]] = []
+    monkeypatch.setattr(_compile, "_COVER", {})
+    monkeypatch.setattr(_compile, "_jit", lambda: True)
+    monkeypatch.setattr(_compile, "ready", lambda name: False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_compile, "_Second", lambda names: began.append(names) or object())
+    monkeypatch.setenv("PASCH_COMPILE_PROCESS", "1")
+    assert _compile.mine() == _compile.BUILD_PIECES  # nothing covered: this process compiles them all
+    _compile.compile_in_background("simulate")
+    _compile.compile_in_background("build")
+    assert began == [_compile.SECOND["simulate"]]
+    assert _compile.mine() == ("_turn", "_legal", "_rebase", "_rows", "_expect")
+    assert set(_compile.mine()) | set(_compile.SECOND["simulate"]) >= set(_compile.BUILD_PIECES)

@@ -9,7 +9,8 @@ writes Numba's on-disk cache; the kernels then load the second process's work fr
 of compiling it. The second process takes the smaller share because it starts about 0.7 s later
 (Python and Numba imports). Measured on the idle 2-core machine, a first ``pasch solve --rules
 yahtzee`` took 4.69-4.71 s with this split, 4.92-4.94 s with every piece but ``_turn`` in the second
-process, 4.83-4.85 s with ``_expect`` here too.
+process, 4.83-4.85 s with ``_expect`` here too. For a simulation the second process takes only
+``_stops`` of the build and then the simulation kernels; this process compiles the rest (:func:`mine`).
 
 Every kernel is compiled for one signature (float32 tables, int64 scalars, C-contiguous arrays),
 built here from the types of a tiny rule set's :class:`~pasch.solver._prep.Tables`: they are the
@@ -43,19 +44,28 @@ __all__ = [
     "compile_in_background",
     "compile_kernels",
     "core_free",
+    "mine",
     "ready",
     "signature",
     "wait_for",
 ]
 
-BUILD_PIECES = ("_turn", "_legal", "_rebase")
-"""The table build's pieces this process compiles itself (the others go to the second process)."""
+BUILD_PIECES = ("_turn", "_legal", "_rebase", "_rows", "_expect", "_stops")
+"""The table build's pieces, in the order this process compiles those no second process covers."""
 
 SECOND = {
     "build": ("_rows", "_stops", "_expect"),
-    "simulate": ("_rows", "_stops", "_expect", "_rows_many", "_stops_many", "_simulate_many"),
+    "simulate": ("_stops", "_rows_many", "_stops_many", "_simulate_many"),
 }
-"""Per task, the kernels the second process compiles, in order."""
+"""Per task, the kernels the second process compiles, in order. For a simulation it takes fewer of the
+build's pieces: the simulation kernels are its larger share (a first ``pasch simulate --games 1000``
+waited about 2 s for them when it also took ``_rows`` and ``_expect``)."""
+
+
+def mine() -> tuple[str, ...]:
+    """The build's pieces this process compiles itself: those no second process covers."""
+    return tuple(n for n in BUILD_PIECES if n not in _COVER)
+
 
 _HOME = {
     "_rows": "_kparts",
@@ -232,7 +242,9 @@ def compile_in_background(task: str) -> None:
     if wanted == "0" or (wanted != "1" and not core_free()):
         return
     with _LOCK:
-        todo = tuple(n for n in names if n not in _COVER and not ready(n))
+        if _COVER:  # one second process per process: a build after ``compile_ahead`` shares that one
+            return
+        todo = tuple(n for n in names if not ready(n))
         if not todo:
             return
         try:

@@ -127,8 +127,8 @@ def build_values(
     if np.dtype(dtype) == np.float32 and not _compile.ready("_solve_layer"):
         # First build on this install: the other pieces compile in a second process meanwhile.
         _compile.compile_in_background("build")
-        _compile.compile_kernels(_compile.BUILD_PIECES)
-        for name in _compile.SECOND["build"]:
+        _compile.compile_kernels(_compile.mine())
+        for name in _compile.BUILD_PIECES:
             _compile.wait_for(name)
 
     n_threads = max(1, min(threads or default_threads(), default_threads()))
