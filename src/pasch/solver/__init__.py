@@ -12,11 +12,12 @@ them with a plain recursive solver. They live in ``_kparts`` (pieces shared by e
 and each command compiles (once, then Numba's disk cache) only the modules it uses.
 
 When a core is free (or with ``PASCH_COMPILE_PROCESS=1``; ``0`` turns it off) a first use compiles
-on both cores: the table build's biggest piece (and, for ``compile_ahead("simulate")``, the
-simulation kernel) in a second process that fills Numba's cache while this one compiles the rest
-(``_compile``; not on a busy machine, where it did not pay). Until the options kernel is compiled, the options of
-a situation are computed in numpy, bit for bit the kernel's numbers (``_npquery``), so a first
-``advise``, ``review`` or hint waits for no compilation beyond the build.
+on both cores: a second process compiles some of the table build's pieces (and, for
+``compile_ahead("simulate")``, the simulation kernels) into Numba's cache while this one compiles the
+biggest piece and the rest (``_compile``; not on a busy machine, where it did not pay). Until the
+options kernel is compiled, the options of a situation are computed in numpy, bit for bit the
+kernel's numbers (``_npquery``), so a first ``advise``, ``review`` or hint waits for no compilation
+beyond the build.
 """
 
 from __future__ import annotations
@@ -161,10 +162,11 @@ def compile_ahead(task: str) -> None:
     """Start compiling a task's kernels in a second process (both cores), if they are not ready.
 
     For a command that will build a table first and then, say, simulate: the simulation kernel
-    compiles while this process compiles and runs the build. A build does this for its own biggest
-    piece by itself. Only when a core is free or with ``PASCH_COMPILE_PROCESS=1`` (measured on a busy
-    2-core machine it did not pay; ``0`` turns it off); nothing happens with one core, with
-    ``NUMBA_DISABLE_JIT=1``, or when the kernels are compiled or cached already.
+    compiles while this process compiles and runs the build. A build hands some of its own pieces to a
+    second process by itself (one second process at a time: a build after this shares it). Only when
+    a core is free or with ``PASCH_COMPILE_PROCESS=1`` (measured on a busy 2-core machine it did not
+    pay; ``0`` turns it off); nothing happens with one core, with ``NUMBA_DISABLE_JIT=1``, or when the
+    kernels are compiled or cached already.
 
     Args:
         task: ``build`` or ``simulate``.

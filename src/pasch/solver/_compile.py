@@ -224,8 +224,9 @@ def compile_in_background(task: str) -> None:
     """Start compiling a task's kernels in a second process, while this one goes on with its own.
 
     Does nothing with ``PASCH_COMPILE_PROCESS=0``, or unset when no core is free (see the module
-    docstring), and nothing when those
-    kernels are ready or already being compiled, when Numba's JIT is off, or when there is one core.
+    docstring), and nothing when those kernels are ready, when a second process already runs (one at a
+    time; :func:`mine` then leaves this process the pieces it does not cover), when Numba's JIT is off,
+    or when there is one core.
     Before calling a kernel the second process compiles, call :func:`wait_for`; a kernel the second
     process failed to cache is simply compiled on its first call, as without this.
 

@@ -8,9 +8,10 @@ caller, because inlining multiplied the compile time of a first command by the n
 The pieces are called once per state or per block of situations, so the call costs nothing; the
 small helpers in the hot loops (``_legal_one``, ``_ctx_of``, ``_decide``, ``_next_random``) are
 inlined. ``_submax`` (the running maximum over a keep's sub-keeps) is called, and compiled once for
-all its call sites in ``_turn``: inlining it cost 0.7 s of compiling, and a version per call site (a
-constant among its arguments) another 0.6 s, for no speed that we could measure (yahtzee build
-0.396-0.399 s either way, simulation 84-86k games/s).
+all its call sites in ``_turn``: inlining it at the level of Numba's IR cost 0.7 s of compiling for no
+speed we could measure; a version per call site (a constant among its arguments) cost another 0.6 s
+and made the yahtzee build about 5 % faster (0.427-0.435 s against 0.453-0.463 s), a trade we
+declined for the first command's sake.
 
 The pieces are compiled without a CPython wrapper (``no_cpython_wrapper``): only kernels call them,
 and each wrapper unboxed the whole :class:`~pasch.solver._prep.Tables` record, about 0.2 s of
@@ -40,12 +41,7 @@ from numba.extending import intrinsic, overload
 NEG = -1.0e30
 """Value of an impossible entry: below every real value, far from float32's limit."""
 
-NOT_KERNELS = (
-    *(f"{name}{end}" for name in ("_max_into",) for end in ("", "_impl")),
-    "_flip",
-    "_flip_py",
-    "_key",
-)
+NOT_KERNELS = ("_max_into", "_max_into_impl", "_flip", "_flip_py", "_key")
 """Functions here that are not kernels: overloaded helpers (their references), their typing-time impls
 and an intrinsic."""
 
