@@ -113,7 +113,7 @@ print(_link.installed(), sorted(set(_link.relinked())), round(s.expected_start, 
 
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled kernels without the JIT")
-def test_the_kernels_link_their_pieces_without_a_second_optimisation(tmp_path: Path) -> None:
+def test_the_kernels_call_their_pieces_without_a_second_optimisation(tmp_path: Path) -> None:
     """Fresh Numba caches: the build and the simulation compile through the hook (``PASCH_RELINK=0``:
     not), and both ways give the same table and the same games."""
     out = {}
@@ -132,6 +132,68 @@ def test_the_kernels_link_their_pieces_without_a_second_optimisation(tmp_path: P
     assert out["1"][0] == "True ['_simulate_many', '_solve_layer']"
     assert out["0"][0] == "False []"
     assert out["1"][1:] == out["0"][1:]  # the expected score, and the 50 games' total
+
+
+_LOAD = """
+import sys
+from numba import njit
+if sys.argv[1] == "shift":  # one more compiled function first: the pieces compiled here get other symbols
+    njit(lambda x: x + 1)(1)
+from pasch.solver import Solver, _kbuild, _link
+s = Solver.load("yahtzee+forced", use_cache=False)
+print(sum(_kbuild._solve_layer._cache_hits.values()), _link.relinked(), round(s.expected_start, 9))
+"""
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled kernels without the JIT")
+def test_a_cached_kernel_loads_its_pieces_first_and_is_compiled_again_when_one_changed(tmp_path: Path) -> None:
+    """The build kernel's cache entry refers to its pieces' code: a fresh process loads them first; when a
+    piece's own entry is gone and compiling it again gives it another symbol, the kernel's entry counts
+    as missing and the kernel is compiled again (no unresolved call, same table)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PASCH_COMPILE_PROCESS": "0"}
+
+    def run(mode: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", _LOAD, mode], env=env, capture_output=True, text=True, check=False, timeout=600
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip().split(maxsplit=1)
+
+    first = run("plain")
+    assert first[0] == "0" and first[1].startswith("['_solve_layer']")
+    assert run("plain") == ["1", "[] " + first[1].split()[-1]]  # loaded, pieces from their own entries
+    gone = list(tmp_path.rglob("_kparts._turn-*"))
+    assert gone
+    for f in gone:
+        f.unlink()
+    assert run("shift") == first  # _turn compiled with another symbol: the build kernel compiled again
+    assert run("plain")[0] == "1"
+
+
+def test_a_changed_piece_makes_the_cache_entry_stale() -> None:
+    import pasch.solver._kbuild  # noqa: F401  (registers its kernel, installing the hook)
+    from pasch.solver import _link
+
+    if not _link.installed():
+        pytest.skip("hook not installed (NUMBA_DISABLE_JIT or another Numba)")
+    from numba.core.registry import cpu_target
+
+    from pasch.solver import _compile
+
+    codegen = cpu_target.target_context.codegen()
+    args = _compile.signature("_legal")
+    _compile.compile_kernels(["_legal"])
+    cres = _compile._kernel("_legal").overloads[args]
+    good = _link.Piece("pasch.solver._kparts", "_legal", args, cres.fndesc.mangled_name, cres.signature.return_type)
+    _link._load_piece(good, codegen)  # loads (here: already compiled) and finds its symbol
+    for bad in (
+        good._replace(symbol=good.symbol + "_old"),
+        good._replace(return_type="int64"),
+        good._replace(name="_gone"),
+        good._replace(args=args[:2]),
+    ):
+        with pytest.raises(_link._StalePieceError):
+            _link._load_piece(bad, codegen)
 
 
 def test_the_hook_leaves_other_code_libraries_alone() -> None:
