@@ -15,7 +15,7 @@ from numba import njit
 from pasch.solver._kparts import _expect, _legal, _rebase, _rows, _stops, _turn
 from pasch.solver._link import relink
 
-relink("_solve_layer")  # pieces linked without a second optimisation (see _link)
+relink("_solve_layer")  # calls its pieces' own machine code, no copy (see _link)
 
 
 @njit(cache=True, nogil=True)

@@ -15,7 +15,7 @@ from numba import njit
 from pasch.solver._kparts import LANES, _decide, _next_random, _rows_many, _stops_many, _turn
 from pasch.solver._link import relink
 
-relink("_best_many", "_simulate_many")  # pieces linked without a second optimisation (see _link)
+relink("_best_many", "_simulate_many")  # calls its pieces' own machine code, no copy (see _link)
 
 
 @njit(cache=True, nogil=True)

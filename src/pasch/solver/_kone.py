@@ -20,7 +20,7 @@ from numba import njit
 from pasch.solver._kparts import NEG, _legal, _rebase, _rows, _stops, _turn
 from pasch.solver._link import relink
 
-relink("_option_values", "_best_one")  # pieces linked without a second optimisation (see _link)
+relink("_option_values", "_best_one")  # calls its pieces' own machine code, no copy (see _link)
 
 
 @njit(cache=True, inline="always")
