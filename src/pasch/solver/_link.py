@@ -16,9 +16,10 @@ does it. Everything else compiles as Numba does it.
 
 A registered kernel in Numba's on-disk cache then refers to its pieces' code instead of containing it.
 Its cache entry lists them (module, name, signature, symbol), and loading it loads them first (from
-their own cache entries, or compiling them). If a piece no longer matches what the kernel was compiled
-against (its source changed, its symbol or return type differs), the entry counts as missing and the
-kernel is compiled again: the JIT never meets a call it cannot resolve.
+their own cache entries, or compiling them). A piece compiled again under another symbol (Numba numbers
+the functions it compiles in each process; a second compiling process, say) gets the old symbol as an
+alias. If a piece no longer takes those arguments or returns another type, the entry counts as missing
+and the kernel is compiled again: the JIT never meets a call it cannot resolve.
 
 The hooks replace private members of Numba's ``numba.core.codegen.CPUCodeLibrary`` (``finalize``,
 ``serialize_using_object_code``, ``_unserialize``) and wrap ``numba.core.caching.Cache.load_overload``.
@@ -209,5 +210,15 @@ def _load_piece(piece: Any, codegen: Any) -> None:
         cres = dispatcher.overloads[tuple(args)]
     except Exception as exc:  # the piece is gone or no longer takes these arguments
         raise _StalePieceError(f"{piece!r}: {exc}") from exc
-    if cres.signature.return_type != return_type or not codegen._engine.is_symbol_defined(symbol):
+    if cres.signature.return_type != return_type:
         raise _StalePieceError(f"{piece!r} changed")
+    if not codegen._engine.is_symbol_defined(symbol):
+        # The same kernel, the same types, compiled under another name (Numba numbers each compiled
+        # function in its process, so a second compiling process or a rebuilt cache entry names it
+        # differently): the same calling convention, so the old name is made to point at it.
+        address = cres.library.get_pointer_to_function(cres.fndesc.mangled_name)
+        if not address:
+            raise _StalePieceError(f"{piece!r} has no code")
+        import llvmlite.binding as ll
+
+        ll.add_symbol(symbol, address)
