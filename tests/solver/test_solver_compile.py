@@ -235,3 +235,24 @@ def test_a_build_after_compile_ahead_shares_its_second_process(monkeypatch: pyte
     assert began == [_compile.SECOND["simulate"]]
     assert _compile.mine() == ("_turn", "_legal", "_rebase", "_rows", "_expect")
     assert set(_compile.mine()) | set(_compile.SECOND["simulate"]) >= set(_compile.BUILD_PIECES)
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled kernels without the JIT")
+def test_warm_up_of_options_compiles_the_options_kernel() -> None:
+    """``options`` answer in numpy until the kernel is compiled; warming them up (the web server does)
+    compiles it, after which the kernel answers, with the same numbers."""
+    import numpy as np
+
+    from pasch.solver import Solver, _kone, _query, warm_up
+
+    solver = Solver.load("yahtzee+forced", use_cache=False)
+    scores: list[int | None] = [None] * solver.prep.n_boxes
+    warm_up(("options",))
+    assert _kone._option_values.signatures
+    assert _query._options_kernel_ready()
+    from pasch.solver._npquery import option_values
+
+    key, r, _, sharp = solver._situation(scores, "13356", 2, None)
+    by_numpy = option_values(solver.values, key.mask, key.flag, key.upper, r, 2, sharp, solver.tables)
+    for got, want in zip(solver.option_arrays(scores, "13356", 2), by_numpy, strict=True):
+        np.testing.assert_array_equal(got, want)

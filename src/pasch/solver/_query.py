@@ -247,6 +247,12 @@ class Solver:
             from pasch.solver._npquery import option_values
 
             return option_values(self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, self.tables)
+        return self._kernel_options(key, r, rolls_left, sh)
+
+    def _kernel_options(
+        self, key: StateKey, r: int, rolls_left: int, sh: bool
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """:meth:`option_arrays` by the Numba kernel (compiled on its first call if not cached)."""
         from pasch.solver._kone import _option_values
 
         boxes = np.empty(self.prep.n_boxes, np.float64)
