@@ -7,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from pasch.rules import get
 from pasch.solver import _compile as comp
 from pasch.solver import compile_ahead
 
@@ -241,8 +243,6 @@ def test_a_build_after_compile_ahead_shares_its_second_process(monkeypatch: pyte
 def test_warm_up_of_options_compiles_the_options_kernel() -> None:
     """``options`` answer in numpy until the kernel is compiled; warming them up (the web server does)
     compiles it, after which the kernel answers, with the same numbers."""
-    import numpy as np
-
     from pasch.solver import Solver, _kone, _query, warm_up
 
     solver = Solver.load("yahtzee+forced", use_cache=False)
@@ -256,3 +256,28 @@ def test_warm_up_of_options_compiles_the_options_kernel() -> None:
     by_numpy = option_values(solver.values, key.mask, key.flag, key.upper, r, 2, sharp, solver.tables)
     for got, want in zip(solver.option_arrays(scores, "13356", 2), by_numpy, strict=True):
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("running", [True, False])
+def test_a_build_runs_on_one_thread_while_a_second_process_compiles(
+    monkeypatch: pytest.MonkeyPatch, running: bool
+) -> None:
+    """A first ``pasch simulate`` builds while its second process compiles the simulation: the build
+    leaves that process a core (one thread), and takes every thread again once it has finished."""
+    from pasch.solver import _compile, _table
+
+    class Fake:
+        def running(self) -> bool:
+            return running
+
+    monkeypatch.setattr(_compile, "_COVER", {"_simulate_many": Fake()})
+    monkeypatch.setattr(_table, "default_threads", lambda: 2)  # the tests may run with one Numba thread
+    assert _compile.second_running() is running
+    used: list[int] = []
+    real = _table.run_threads
+    monkeypatch.setattr(_table, "run_threads", lambda kernel, n, *args: (used.append(n), real(kernel, n, *args)))
+    values = _table.build_values(get("yacht"), threads=2)
+    assert max(used) == (1 if running else 2)
+    monkeypatch.setattr(_compile, "_COVER", {})
+    assert not _compile.second_running()
+    np.testing.assert_array_equal(values, _table.build_values(get("yacht"), threads=1))

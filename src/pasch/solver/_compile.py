@@ -46,6 +46,7 @@ __all__ = [
     "core_free",
     "mine",
     "ready",
+    "second_running",
     "signature",
     "wait_for",
 ]
@@ -210,6 +211,10 @@ class _Second:
             self.finished.update(self.names)  # done or failed: nothing more to wait for
             self._cond.notify_all()
 
+    def running(self) -> bool:
+        """Whether the process is still compiling (or starting, or exiting)."""
+        return self._proc.poll() is None
+
     def wait(self, name: str, timeout: float = 300.0) -> None:
         """Block until the second process has cached ``name`` (or stopped)."""
         with self._cond:
@@ -254,6 +259,17 @@ def compile_in_background(task: str) -> None:
             return
         for name in todo:
             _COVER[name] = second
+
+
+def second_running() -> bool:
+    """Whether a second process of this one is still compiling.
+
+    A table build then runs on one thread: the second process keeps a core to itself, and the build
+    waits for it afterwards anyway (a first ``pasch simulate``).
+    """
+    with _LOCK:
+        seconds = list(_COVER.values())
+    return any(second.running() for second in seconds)
 
 
 def wait_for(name: str, timeout: float = 300.0) -> None:

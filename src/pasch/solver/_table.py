@@ -137,7 +137,9 @@ def build_values(
     for done, layer in enumerate(range(n - 1, -1, -1)):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
         if hi > lo:
-            run_threads(_solve_layer, min(n_threads, hi - lo), values, reads, p.masks, lo, hi, t)
+            # One thread while a second process compiles (what this process calls next): both cores busy.
+            threads_now = 1 if _compile.second_running() else n_threads
+            run_threads(_solve_layer, min(threads_now, hi - lo), values, reads, p.masks, lo, hi, t)
         if progress is not None:
             progress(done + 1, n)
     return values
