@@ -10,7 +10,14 @@ its kernels and building its table, as a newcomer's first command does:
 * ``pasch review`` of a small saved game (a solo yahtzee game played by the greedy bot);
 * the first hint of ``pasch play``: :func:`pasch.tui._hints.compute_hints` in a fresh process, the
   code path the terminal game's hint panel runs;
-* ``pasch advise`` once more with the table already cached (Numba cache still empty).
+* ``pasch advise`` once more with the table already cached (Numba cache still empty);
+* ``solve``, ``advise`` and ``simulate`` once more with ``PASCH_AOT=0`` ("JIT only"): without the
+  kernels that ``pip install`` compiled ahead of time (``pasch.solver._aot``), as on an install whose
+  build could not compile them; they then compile Numba's JIT kernels first.
+
+A fresh install holds the table build and the simulation compiled ahead of time (the wheel's build hook
+compiles them); those answer the first build and simulation of a process on one thread while Numba's
+cache is empty. The header says whether this install has them.
 
 In the same run yatzy-solver 1.0.0 (the Rust solver on PyPI, as in ``bench/solver.py``) builds
 ``american+forced-joker`` in a fresh process; its build time (measured inside that process) is the
@@ -142,6 +149,16 @@ def _small_game(path: Path) -> None:
     path.write_text(game.log.to_json(), encoding="utf-8")
 
 
+def _aot_status() -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", "from pasch.solver import _aot; print(_aot.available())"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return "present" if done.stdout.strip() == "True" else "absent (or PASCH_AOT=0)"
+
+
 def byte_compile_package() -> None:
     """Write the package's bytecode (``.pyc``), as ``pip install`` does for an installed package.
 
@@ -168,8 +185,10 @@ def main() -> None:
         log = work / "game.json"
         _small_game(log)
         pasch = _pasch()
-        commands: list[tuple[str, list[str], bool]] = [
-            ("solve", [*pasch, "solve", "--rules", "yahtzee"], False),
+        advise = [*pasch, "advise", "--rules", "yahtzee", "--dice", "13356", "--rolls-left", "2"]
+        jit = {"PASCH_AOT": "0"}
+        commands: list[tuple[str, list[str], bool, dict[str, str]]] = [
+            ("solve", [*pasch, "solve", "--rules", "yahtzee"], False, {}),
             (
                 "advise",
                 [
@@ -185,14 +204,19 @@ def main() -> None:
                     "ones=3 twos=6 yahtzee=50",
                 ],
                 False,
+                {},
             ),
-            ("simulate", [*pasch, "simulate", "--rules", "yahtzee", "--games", "1000", "--bot", "optimal"], False),
-            ("review", [*pasch, "review", str(log)], False),
-            ("first hint (play)", [sys.executable, "-c", _HINT], False),
+            ("simulate", [*pasch, "simulate", "--rules", "yahtzee", "--games", "1000", "--bot", "optimal"], False, {}),
+            ("review", [*pasch, "review", str(log)], False, {}),
+            ("first hint (play)", [sys.executable, "-c", _HINT], False, {}),
+            ("advise, table cached", advise, True, {}),
+            ("solve, JIT only", [*pasch, "solve", "--rules", "yahtzee"], False, jit),
+            ("advise, JIT only", [*advise, "--sheet", "ones=3 twos=6 yahtzee=50"], False, jit),
             (
-                "advise, table cached",
-                [*pasch, "advise", "--rules", "yahtzee", "--dice", "13356", "--rolls-left", "2"],
-                True,
+                "simulate, JIT only",
+                [*pasch, "simulate", "--rules", "yahtzee", "--games", "1000", "--bot", "optimal"],
+                False,
+                jit,
             ),
         ]
         results: dict[str, float] = {}
@@ -208,10 +232,10 @@ def main() -> None:
                 ys_cpu = min(ys_cpu, _CPU["last"]) if ys_cpu == ys_cpu else _CPU["last"]
             except SystemExit as exc:
                 print(f"yatzy-solver not run: {str(exc).splitlines()[0]}; pip install yatzy-solver==1.0.0")
-            for name, cmd, table_cached in commands:
+            for name, cmd, table_cached, extra in commands:
                 root = work / f"{name.replace(' ', '_').replace(',', '')}-{rep}"
                 root.mkdir()
-                env = _fresh_env(root)
+                env = {**_fresh_env(root), **extra}
                 if table_cached:
                     subprocess.run([*pasch, "solve", "--rules", "yahtzee"], env=env, capture_output=True, check=True)
                     shutil.rmtree(env["NUMBA_CACHE_DIR"])
@@ -224,6 +248,7 @@ def main() -> None:
         print(f"cores: {os.cpu_count()}, load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         print("Each command in a fresh process with empty Numba and table caches (one run; shared machine: noisy).")
         print(f"Second compiling process (PASCH_COMPILE_PROCESS): {second}.")
+        print(f"Kernels compiled at install (pasch.solver._aot): {_aot_status()}; 'JIT only': PASCH_AOT=0.")
         print()
         w = max(len(n) for n in results) + 2
         print(f"{'first command':<{w}} {'seconds':>8} {'/ ys build':>11} {'CPU s':>7}  target")
@@ -243,7 +268,7 @@ def main() -> None:
             root.mkdir()
             # Every kernel compiled in this one process (no second process filling the cache), so that
             # each has its own compile timer.
-            env = {**_fresh_env(root), "PASCH_COMPILE_PROCESS": "0"}
+            env = {**_fresh_env(root), "PASCH_COMPILE_PROCESS": "0", "PASCH_AOT": "0"}
             _, out = _timed([sys.executable, "-c", _KERNELS], env, work)
             data = json.loads(out.strip().splitlines()[-1])
             print()

@@ -136,7 +136,8 @@ def kernels() -> list[Any]:
 
 
 def compiled(task: str) -> bool:
-    """Whether the kernel of a task is ready without compiling: compiled in this process or in Numba's cache.
+    """Whether the kernel of a task is ready without compiling: compiled in this process or in Numba's cache,
+    or compiled at install for its first call (see ``_aot``).
 
     Interfaces ask this to tell the user, before a first command, that a one-time compilation follows.
 
@@ -151,6 +152,10 @@ def compiled(task: str) -> bool:
     module, name = TASKS[task]
     kernel = getattr(importlib.import_module(f"pasch.solver.{module}"), name)
     if getattr(kernel, "py_func", None) is None or kernel.signatures:  # NUMBA_DISABLE_JIT, or compiled
+        return True
+    from pasch.solver import _aot
+
+    if _aot.answers(name):  # compiled at install: its first call in this process needs no compiling
         return True
     try:  # Numba's on-disk index of this kernel (empty when missing or stale)
         return bool(kernel._cache._cache_file._load_index())
@@ -174,10 +179,12 @@ def compile_ahead(task: str) -> None:
     Raises:
         ValueError: an unknown task.
     """
-    from pasch.solver import _compile
+    from pasch.solver import _aot, _compile
 
     if task not in _compile.SECOND:
         raise ValueError(f"cannot compile {task!r} ahead; choose one of {', '.join(_compile.SECOND)}")
+    if _aot.available():
+        return  # the first build and simulation answer with the kernels compiled at install
     _compile.compile_in_background(task)
 
 
@@ -196,11 +203,18 @@ def warm_up(tasks: tuple[str, ...] = ("build",)) -> None:
     Raises:
         ValueError: an unknown task.
     """
-    import numpy as np
-
     for task in tasks:
         if task not in TASKS:
             raise ValueError(f"unknown solver task {task!r}; choose one of {', '.join(TASKS)}")
+    from pasch.solver._aot import jit_only
+
+    with jit_only():  # compile the JIT kernels, not answer with those compiled at install
+        _warm_up(tasks)
+
+
+def _warm_up(tasks: tuple[str, ...]) -> None:
+    import numpy as np
+
     solver = Solver.load("yahtzee+forced", use_cache=False)
     one = np.zeros(1, np.int64)
     if "options" in tasks:  # the kernel itself: options() answers in numpy until it is compiled

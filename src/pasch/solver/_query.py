@@ -403,8 +403,13 @@ class Solver:
         out = np.zeros(games, np.int64)
         if games == 0:
             return out
+        from pasch.solver import _aot
         from pasch.solver._compile import wait_for
 
+        ahead = _aot.kernel("simulate_many", (self.values, games, seed, self.tables, out, 0, 1))
+        if ahead is not None:  # a fresh install: compiled at install, on one thread (see _aot)
+            ahead(self.values, games, seed, self.tables, out, 0, 1)
+            return out
         wait_for("_simulate_many")  # if a second process is compiling it (pasch.solver.compile_ahead)
         n_threads = max(1, min(threads or default_threads(), default_threads(), -(-games // LANES)))
         run_threads(_simulate_many, n_threads, self.values, games, seed, self.tables, out)

@@ -121,9 +121,20 @@ def build_values(
     n = p.n_boxes
     values = np.zeros((1 << n, p.n_flags, p.lanes), dtype=dtype)
     t = tables(p, dtype)
-    from pasch.solver import _compile
+    from pasch.solver import _aot, _compile
     from pasch.solver._kbuild import _solve_layer
 
+    reads = values.view()  # the same memory, read-only: see _solve_layer
+    reads.flags.writeable = False
+    ahead = _aot.kernel("solve_layer", (values, reads, p.masks, 0, 0, t, 0, 1))
+    if ahead is not None:  # a fresh install: compiled at install, on one thread (see _aot)
+        for done, layer in enumerate(range(n - 1, -1, -1)):
+            lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
+            if hi > lo:
+                ahead(values, reads, p.masks, lo, hi, t, 0, 1)
+            if progress is not None:
+                progress(done + 1, n)
+        return values
     if np.dtype(dtype) == np.float32 and not _compile.ready("_solve_layer"):
         # First build on this install: the other pieces compile in a second process meanwhile.
         _compile.compile_in_background("build")
@@ -132,8 +143,6 @@ def build_values(
             _compile.wait_for(name)
 
     n_threads = max(1, min(threads or default_threads(), default_threads()))
-    reads = values.view()  # the same memory, read-only: see _solve_layer
-    reads.flags.writeable = False
     for done, layer in enumerate(range(n - 1, -1, -1)):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
         if hi > lo:
