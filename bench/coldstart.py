@@ -250,7 +250,7 @@ def main() -> None:
         print(f"Second compiling process (PASCH_COMPILE_PROCESS): {second}.")
         print(f"Kernels compiled at install (pasch.solver._aot): {_aot_status()}; 'JIT only': PASCH_AOT=0.")
         print()
-        w = max(len(n) for n in results) + 2
+        w = max(len("pasch " + n) for n in results) + 1
         print(f"{'first command':<{w}} {'seconds':>8} {'/ ys build':>11} {'CPU s':>7}  target")
         print("-" * (w + 40))
         print(
