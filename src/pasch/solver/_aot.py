@@ -114,16 +114,16 @@ def kernel(name: str, args: tuple[Any, ...]) -> Callable[..., None] | None:
     Returns:
         The callable, or None: the JIT kernel answers (see the module docstring).
     """
-    if name in _used or not available():
+    from pasch.solver import _compile
+
+    kernel_name = EXPORTS[name][1]
+    if name in _used or _compile.ready(kernel_name):  # the JIT kernel ready: faster (every thread)
+        return None
+    if not available():
         return None
     module = _module()
     from numba import typeof
 
-    from pasch.solver import _compile
-
-    kernel_name = EXPORTS[name][1]
-    if _compile.ready(kernel_name):
-        return None  # the JIT kernel is compiled or cached: faster (every thread)
     try:
         if tuple(typeof(a) for a in args) != _compile.signature(kernel_name):  # type: ignore[no-untyped-call]
             return None
