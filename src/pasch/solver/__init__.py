@@ -153,14 +153,14 @@ def compiled(task: str) -> bool:
     kernel = getattr(importlib.import_module(f"pasch.solver.{module}"), name)
     if getattr(kernel, "py_func", None) is None or kernel.signatures:  # NUMBA_DISABLE_JIT, or compiled
         return True
+    try:  # Numba's on-disk index of this kernel (empty when missing or stale)
+        if kernel._cache._cache_file._load_index():
+            return True
+    except Exception:  # a private API of Numba: unknown means "not ready"
+        pass
     from pasch.solver import _aot
 
-    if _aot.answers(name):  # compiled at install: its first call in this process needs no compiling
-        return True
-    try:  # Numba's on-disk index of this kernel (empty when missing or stale)
-        return bool(kernel._cache._cache_file._load_index())
-    except Exception:  # a private API of Numba: unknown means "not ready"
-        return False
+    return _aot.answers(name)  # compiled at install: its first call in this process needs no compiling
 
 
 def compile_ahead(task: str) -> None:
