@@ -47,6 +47,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from _pyc import byte_compile_package  # bench/, the script's directory
+
 TARGETS = {"solve": 1.0, "simulate": 1.0, "advise": 0.5}
 
 _YS_BUILD = """
@@ -157,20 +159,6 @@ def _aot_status() -> str:
         check=False,
     )
     return "present" if done.stdout.strip() == "True" else "absent (or PASCH_AOT=0)"
-
-
-def byte_compile_package() -> None:
-    """Write the package's bytecode (``.pyc``), as ``pip install`` does for an installed package.
-
-    An editable install writes it on the first import, unless ``PYTHONDONTWRITEBYTECODE`` is set (as on
-    some CI machines); without this, every measured process would compile pasch's sources again.
-    """
-    import compileall
-    import importlib.util
-
-    spec = importlib.util.find_spec("pasch")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        compileall.compile_dir(location, quiet=1)
 
 
 def main() -> None:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from _pyc import byte_compile_package  # bench/, the script's directory
 from pasch.rules import get
 from pasch.solver import Solver, build_values, prepare, warm_up
 from pasch.solver._table import default_threads
@@ -91,20 +92,6 @@ def random_situations(solver: Solver, m: int, seed: int = 0) -> tuple[np.ndarray
     left = rng.integers(0, solver.rules.throws, m)
     sharps = left == solver.rules.throws - 1
     return masks, flags, uppers, rolls, left, sharps.astype(np.int64)
-
-
-def byte_compile_package() -> None:
-    """Write the package's bytecode (``.pyc``), as ``pip install`` does for an installed package.
-
-    An editable install writes it on the first import, unless ``PYTHONDONTWRITEBYTECODE`` is set (as on
-    some CI machines); without this, every measured process would compile pasch's sources again.
-    """
-    import compileall
-    import importlib.util
-
-    spec = importlib.util.find_spec("pasch")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        compileall.compile_dir(location, quiet=1)
 
 
 def main() -> None:
