@@ -30,7 +30,9 @@ class AheadOfTimeKernels(BuildHookInterface):  # type: ignore[type-arg]
         src = Path(self.root) / "src"
         # An editable install imports the package from src/: the module goes there (git ignores it).
         out = src / "pasch" / "solver" if version == "editable" else Path(tempfile.mkdtemp(prefix="pasch-aot-"))
-        env = {**os.environ, "PYTHONPATH": str(src), "PASCH_AOT": "0", "NUMBA_CACHE_DIR": tempfile.mkdtemp()}
+        # src/ first, before what pip's build isolation puts on the path (Numba and numpy live there).
+        path = os.pathsep.join(p for p in (str(src), os.environ.get("PYTHONPATH", "")) if p)
+        env = {**os.environ, "PYTHONPATH": path, "PASCH_AOT": "0", "NUMBA_CACHE_DIR": tempfile.mkdtemp()}
         try:
             done = subprocess.run(
                 [sys.executable, "-m", "pasch.solver._aot", str(out)],

@@ -32,7 +32,10 @@ def _module() -> object:
 def test_the_installed_module_was_built_from_these_sources() -> None:
     module = _module()
     stamp = Path(str(module.__file__) + ".stamp").read_text().strip()  # type: ignore[attr-defined]
-    assert stamp == _aot.source_stamp()
+    assert stamp == _aot.source_stamp(), (
+        "the kernels changed since the install compiled them (they are not used then): "
+        "pip install -e . (or python -m pasch.solver._aot src/pasch/solver)"
+    )
 
 
 @pytest.mark.parametrize("rules_id", ["yacht", "kniffel-classic+strict+sharp", "yahtzee+forced"])

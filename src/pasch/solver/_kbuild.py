@@ -52,6 +52,13 @@ def _solve_layer(V, R, masks, lo, hi_end, T, th, n_threads):
     legal = np.empty((n_groups, n), np.int32)
     nlegal = np.empty(n_groups, np.int32)
     ctxg = np.empty(n_groups, np.int32)
+    # The most each box adds to the upper total (its rows' largest points): a state's upper totals above
+    # the sum over its filled boxes cannot be reached, and their lanes are not solved (see below).
+    most = np.zeros(n, np.int64)
+    for row in range(T.row_box.shape[0]):
+        b = T.row_box[row]
+        if T.row_up[row] > most[b]:
+            most[b] = T.row_up[row]
     # Shares by state, counting only the states that are solved: a flag-1 state exists only once the
     # all-alike box is filled, so sharing every n_threads-th (mask, flag) pair gave one of two threads
     # all the flag-0 states and the other the flag-1 states, half of them skipped.
@@ -68,13 +75,19 @@ def _solve_layer(V, R, masks, lo, hi_end, T, th, n_threads):
             continue
         yclass = 0 if not y_filled else 1 + flag
         _legal(mask, yclass, T, legal, nlegal, ctxg)
-        # Every upper total is solved, reachable or not: a full vector costs less than a short
-        # scalar loop, and every lane stays meaningful.
-        _rows(R, mask, flag, np.int64(0), W, T, X)
-        _rebase(X, W, mask, T, base)
-        _stops(X, W, legal, nlegal, ctxg, T, stop)
-        _turn(stop, A, Sv, W, T.stages, T, save)
-        _expect(A, Sv, stop, W, T.stages, T, acc)
+        # The upper totals the state can have, 0 to the sum of its filled boxes' most, rounded up to
+        # whole vectors of 8 lanes: the lanes above stay 0 (no state that play reaches reads them), and
+        # a yahtzee table has 22 % fewer lanes to solve.
+        reach = 1
+        for b in range(n):
+            if (mask >> b) & 1:
+                reach += most[b]
+        L = min(W, (reach + 7) // 8 * 8)
+        _rows(R, mask, flag, np.int64(0), L, T, X)
+        _rebase(X, L, mask, T, base)
+        _stops(X, L, legal, nlegal, ctxg, T, stop)
+        _turn(stop, A, Sv, L, T.stages, T, save)
+        _expect(A, Sv, stop, L, T.stages, T, acc)
         dst = V[mask, flag]
-        for j in range(W):
+        for j in range(L):
             dst[j] = acc[j] + base[j]

@@ -112,7 +112,8 @@ def build_values(
 
     Returns:
         ``V[mask, flag, upper]``: filled-box mask, all-alike-box flag (1: it holds a positive score),
-        capped upper total. Unreachable masks hold 0.
+        capped upper total. Unreachable masks hold 0, and so do the upper totals a mask cannot have
+        (above the most its filled boxes add, rounded up to a multiple of 8 lanes).
 
     Raises:
         RuleSetError: a rule set the solver does not handle (multi-column, announced, Knaster).
