@@ -40,6 +40,11 @@ def main(argv: list[str] | None = None) -> None:
     Raises:
         SystemExit: always, with the command's exit status.
     """
+    if argv is None:
+        # The console script: what the imports made lives as long as the process, so the cyclic
+        # garbage collector need not walk it again on every full collection (0.02-0.03 s of a
+        # solver command).
+        gc.freeze()
     _load()
     try:
         _run(argv)

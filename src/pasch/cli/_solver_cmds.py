@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -50,11 +53,32 @@ def _first_use_notice(rules: RuleSet, tasks: tuple[str, ...], force: bool = Fals
 
 
 def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False, tasks: tuple[str, ...] = ()) -> Any:
-    from pasch.solver import Solver, compile_ahead, table_path
+    from pasch.solver import compile_ahead, table_path
 
     compiling = _first_use_notice(rules, tasks, force)
     if "simulate" in tasks and (force or not table_path(rules).exists()):
         compile_ahead("simulate")  # in a second process, while this one builds the table
+    with _gc_paused():
+        return _load_solver(rules, force, show_progress, compiling)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a while (as it was after): loading kernels from Numba's
+    cache and building a table make many objects, few of them garbage, and a first ``pasch solve``
+    spent 0.02-0.03 s in collections."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _load_solver(rules: RuleSet, force: bool, show_progress: bool, compiling: bool) -> Any:
+    from pasch.solver import Solver
+
     if not show_progress:
         return Solver.load(rules, force=force)
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
