@@ -402,7 +402,7 @@ def prepare(rules: RuleSet) -> Prep:
         t = total[..., i]
         if is_upper[i]:
             up = upts[..., i]
-            values = np.unique(up)
+            values = np.array(sorted(set(up.ravel().tolist())), dtype=up.dtype)  # np.unique imports numpy.ma
             ids = np.array([row(i, int(v), 0) for v in values], dtype=np.int32)
             rowsel[..., i] = ids[np.searchsorted(values, up)]
             cval[..., i] = t - up
