@@ -49,7 +49,7 @@ def test_the_module_builds_and_simulates_the_same_bits_as_the_jit(rules_id: str)
     for layer in range(p.n_boxes - 1, -1, -1):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
         if hi > lo:
-            module.solve_layer(values, reads, p.masks, lo, hi, t, 0, 1)  # type: ignore[attr-defined]
+            module.solve_layer(values, reads, p.masks, p.hi, lo, hi, t, 0, 1)  # type: ignore[attr-defined]
     jit = build_values(p)
     np.testing.assert_array_equal(values, jit)
     out = np.zeros(300, np.int64)
@@ -89,7 +89,7 @@ def test_the_module_answers_only_where_it_may(monkeypatch: pytest.MonkeyPatch) -
     _module()
     p = prepare(get("yacht"))
     values = np.zeros((1 << p.n_boxes, p.n_flags, p.lanes), np.float32)
-    args = (values, values, p.masks, 0, 0, tables(p, np.float32), 0, 1)
+    args = (values, values, p.masks, p.hi, 0, 0, tables(p, np.float32), 0, 1)
     monkeypatch.setattr(_aot, "_used", set())
     monkeypatch.setattr("pasch.solver._compile.ready", lambda name: False)
     monkeypatch.setenv("PASCH_AOT", "0")

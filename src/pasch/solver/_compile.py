@@ -133,7 +133,7 @@ def signature(name: str) -> tuple[Any, ...]:
         "_rebase": (f2, i, i, T, f1),
         "_rows_many": (r3, l1, l1, l1, i, T, f2, f1),
         "_stops_many": (f2, f2, i, l1, l1, T, f3, n1),
-        "_solve_layer": (f3, r3, l1, i, i, T, i, i),
+        "_solve_layer": (f3, r3, l1, n1, i, i, T, i, i),
         "_simulate_many": (r3, i, i, T, l1, i, i),
     }[name]
 

@@ -19,7 +19,7 @@ relink("_solve_layer")  # calls its pieces' own machine code, no copy (see _link
 
 
 @njit(cache=True, nogil=True)
-def _solve_layer(V, R, masks, lo, hi_end, T, th, n_threads):
+def _solve_layer(V, R, masks, tops, lo, hi_end, T, th, n_threads):
     """Solve one layer's (mask, flag) states from the next layers of ``V``: of the states that exist, in
     layer order, the ``th``-th, the ``th + n_threads``-th, and so on.
 
@@ -29,6 +29,7 @@ def _solve_layer(V, R, masks, lo, hi_end, T, th, n_threads):
             compiled once, for the read-only tables that the queries read too (0.3-0.6 s less compiling
             for a process that builds and then asks).
         masks: reachable masks, layer by layer.
+        tops: per mask, the largest upper total it can have (:attr:`~pasch.solver._prep.Prep.hi`).
         lo: first index of the layer in ``masks``.
         hi_end: end of the layer in ``masks``.
         T: the rule set's :class:`~pasch.solver._prep.Tables` in ``V``'s dtype.
@@ -52,13 +53,6 @@ def _solve_layer(V, R, masks, lo, hi_end, T, th, n_threads):
     legal = np.empty((n_groups, n), np.int32)
     nlegal = np.empty(n_groups, np.int32)
     ctxg = np.empty(n_groups, np.int32)
-    # The most each box adds to the upper total (its rows' largest points): a state's upper totals above
-    # the sum over its filled boxes cannot be reached, and their lanes are not solved (see below).
-    most = np.zeros(n, np.int64)
-    for row in range(T.row_box.shape[0]):
-        b = T.row_box[row]
-        if T.row_up[row] > most[b]:
-            most[b] = T.row_up[row]
     # Shares by state, counting only the states that are solved: a flag-1 state exists only once the
     # all-alike box is filled, so sharing every n_threads-th (mask, flag) pair gave one of two threads
     # all the flag-0 states and the other the flag-1 states, half of them skipped.
@@ -75,14 +69,10 @@ def _solve_layer(V, R, masks, lo, hi_end, T, th, n_threads):
             continue
         yclass = 0 if not y_filled else 1 + flag
         _legal(mask, yclass, T, legal, nlegal, ctxg)
-        # The upper totals the state can have, 0 to the sum of its filled boxes' most, rounded up to
-        # whole vectors of 8 lanes: the lanes above stay 0 (no state that play reaches reads them), and
-        # a yahtzee table has 22 % fewer lanes to solve.
-        reach = 1
-        for b in range(n):
-            if (mask >> b) & 1:
-                reach += most[b]
-        L = min(W, (reach + 7) // 8 * 8)
+        # The upper totals the state can have, 0 to ``tops``, rounded up to whole vectors of 8 lanes:
+        # the lanes above stay 0 (no state that play reaches reads them), and a yahtzee table has 22 %
+        # fewer lanes to solve.
+        L = min(W, (tops[mi] + 8) // 8 * 8)
         _rows(R, mask, flag, np.int64(0), L, T, X)
         _rebase(X, L, mask, T, base)
         _stops(X, L, legal, nlegal, ctxg, T, stop)

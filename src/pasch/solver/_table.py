@@ -127,16 +127,9 @@ def build_values(
 
     reads = values.view()  # the same memory, read-only: see _solve_layer
     reads.flags.writeable = False
-    ahead = _aot.kernel("solve_layer", (values, reads, p.masks, 0, 0, t, 0, 1))
-    if ahead is not None:  # a fresh install: compiled at install, on one thread (see _aot)
-        for done, layer in enumerate(range(n - 1, -1, -1)):
-            lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
-            if hi > lo:
-                ahead(values, reads, p.masks, lo, hi, t, 0, 1)
-            if progress is not None:
-                progress(done + 1, n)
-        return values
-    if np.dtype(dtype) == np.float32 and not _compile.ready("_solve_layer"):
+    args = (values, reads, p.masks, p.hi)
+    ahead = _aot.kernel("solve_layer", (*args, 0, 0, t, 0, 1))
+    if ahead is None and np.dtype(dtype) == np.float32 and not _compile.ready("_solve_layer"):
         # First build on this install: the other pieces compile in a second process meanwhile.
         _compile.compile_in_background("build")
         _compile.compile_kernels(_compile.mine())
@@ -146,10 +139,12 @@ def build_values(
     n_threads = max(1, min(threads or default_threads(), default_threads()))
     for done, layer in enumerate(range(n - 1, -1, -1)):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
-        if hi > lo:
+        if hi > lo and ahead is not None:  # a fresh install: compiled at install, on one thread (see _aot)
+            ahead(*args, lo, hi, t, 0, 1)
+        elif hi > lo:
             # One thread while a second process compiles (what this process calls next): both cores busy.
             threads_now = 1 if _compile.second_running() else n_threads
-            run_threads(_solve_layer, min(threads_now, hi - lo), values, reads, p.masks, lo, hi, t)
+            run_threads(_solve_layer, min(threads_now, hi - lo), *args, lo, hi, t)
         if progress is not None:
             progress(done + 1, n)
     return values
