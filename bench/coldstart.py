@@ -173,39 +173,21 @@ def main() -> None:
         log = work / "game.json"
         _small_game(log)
         pasch = _pasch()
+        solve = [*pasch, "solve", "--rules", "yahtzee"]
         advise = [*pasch, "advise", "--rules", "yahtzee", "--dice", "13356", "--rolls-left", "2"]
+        advise_sheet = [*advise, "--sheet", "ones=3 twos=6 yahtzee=50"]
+        simulate = [*pasch, "simulate", "--rules", "yahtzee", "--games", "1000", "--bot", "optimal"]
         jit = {"PASCH_AOT": "0"}
         commands: list[tuple[str, list[str], bool, dict[str, str]]] = [
-            ("solve", [*pasch, "solve", "--rules", "yahtzee"], False, {}),
-            (
-                "advise",
-                [
-                    *pasch,
-                    "advise",
-                    "--rules",
-                    "yahtzee",
-                    "--dice",
-                    "13356",
-                    "--rolls-left",
-                    "2",
-                    "--sheet",
-                    "ones=3 twos=6 yahtzee=50",
-                ],
-                False,
-                {},
-            ),
-            ("simulate", [*pasch, "simulate", "--rules", "yahtzee", "--games", "1000", "--bot", "optimal"], False, {}),
+            ("solve", solve, False, {}),
+            ("advise", advise_sheet, False, {}),
+            ("simulate", simulate, False, {}),
             ("review", [*pasch, "review", str(log)], False, {}),
             ("first hint (play)", [sys.executable, "-c", _HINT], False, {}),
             ("advise, table cached", advise, True, {}),
-            ("solve, JIT only", [*pasch, "solve", "--rules", "yahtzee"], False, jit),
-            ("advise, JIT only", [*advise, "--sheet", "ones=3 twos=6 yahtzee=50"], False, jit),
-            (
-                "simulate, JIT only",
-                [*pasch, "simulate", "--rules", "yahtzee", "--games", "1000", "--bot", "optimal"],
-                False,
-                jit,
-            ),
+            ("solve, JIT only", solve, False, jit),
+            ("advise, JIT only", advise_sheet, False, jit),
+            ("simulate, JIT only", simulate, False, jit),
         ]
         results: dict[str, float] = {}
         cpus: dict[str, float] = {}
@@ -225,7 +207,7 @@ def main() -> None:
                 root.mkdir()
                 env = {**_fresh_env(root), **extra}
                 if table_cached:
-                    subprocess.run([*pasch, "solve", "--rules", "yahtzee"], env=env, capture_output=True, check=True)
+                    subprocess.run(solve, env=env, capture_output=True, check=True)
                     shutil.rmtree(env["NUMBA_CACHE_DIR"])
                     Path(env["NUMBA_CACHE_DIR"]).mkdir()
                 seconds, _ = _timed(cmd, env, work)
