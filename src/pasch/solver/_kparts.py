@@ -36,12 +36,13 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 from numba import config, njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 NEG = -1.0e30
 """Value of an impossible entry: below every real value, far from float32's limit."""
 
-NOT_KERNELS = ("_max_into", "_max_into_impl", "_flip", "_flip_py", "_key")
+NOT_KERNELS = ("_max_into", "_max_into_impl", "_flip", "_flip_py", "_key", "_borrow_jit", "_borrow_py", "_borrow")
 """Functions here that are not kernels: overloaded helpers (their references), their typing-time impls
 and an intrinsic."""
 
@@ -132,6 +133,38 @@ intrinsic, not an overload: an overload is a function of its own to compile (0.1
 """
 
 
+@intrinsic
+def _borrow_jit(typingctx, arr):
+    """The same array without an owner: its views and the calls it is passed to touch no reference count."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(arr)(context, builder, value=args[0])
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+
+    return arr(arr), codegen
+
+
+def _borrow_py(arr: Any) -> Any:
+    """:func:`_borrow_jit` without Numba (``NUMBA_DISABLE_JIT=1``): the array itself."""
+    return arr
+
+
+_borrow: Any = _borrow_py if config.DISABLE_JIT else _borrow_jit  # type: ignore[attr-defined]
+"""The array a piece was given, as a view that owns nothing (its meminfo is null).
+
+Numba counts references to an array's memory with atomic instructions: every row view (``A[k]``),
+every array passed to a call and every return from one adds or drops a reference. In the turn's inner
+loops that was hundreds of atomic increments and decrements per state, and on two threads sharing the
+tables the cache lines of their counts went back and forth between the cores: 60 % of a yahtzee build's
+time (``perf``). A piece's arguments are kept alive by its caller for the whole call, so the piece works on
+borrowed views of them; such a view must not outlive the call (never returned or stored).
+"""
+
+
 @njit(**_PIECE)
 def _rows(V, mask, flag, u0, L, T, X):
     """Next-state value rows: ``X[row, j]`` for upper total ``u0 + j``, row = (box, upper points).
@@ -145,19 +178,23 @@ def _rows(V, mask, flag, u0, L, T, X):
         T: the rule set's :class:`~pasch.solver._prep.Tables`.
         X: output ``[row, lane]``; rows of filled boxes are left untouched.
     """
+    V = _borrow(V)
+    X = _borrow(X)
     thr = T.thr
     bonus = T.bonus
-    row_box = T.row_box
+    row_box = _borrow(T.row_box)
+    row_mode = _borrow(T.row_mode)
+    row_up = _borrow(T.row_up)
     for row in range(row_box.shape[0]):
         b = row_box[row]
         if (mask >> b) & 1:
             continue
         nm = mask | (1 << b)
-        mode = T.row_mode[row]
+        mode = row_mode[row]
         nf = flag if mode == 0 else mode - 1
         if T.n_flags == 1:
             nf = 0
-        p = T.row_up[row]
+        p = row_up[row]
         src = V[nm, nf]
         x = X[row]
         if p == 0:
@@ -188,8 +225,11 @@ def _legal(mask, yclass, T, legal, nlegal, ctxg):
         nlegal: output: how many entries of ``legal`` each group has.
         ctxg: output: each group's scoring context.
     """
-    tier = T.tier
-    group_match = T.group_match
+    tier = _borrow(T.tier)
+    group_match = _borrow(T.group_match)
+    legal = _borrow(legal)
+    nlegal = _borrow(nlegal)
+    ctxg = _borrow(ctxg)
     n = tier.shape[2]
     for g in range(group_match.shape[0]):
         mt = group_match[g]
@@ -224,12 +264,17 @@ def _stops(X, L, legal, nlegal, ctxg, T, stop):
         T: the rule set's tables.
         stop: output ``[sharp, roll, lane]``.
     """
-    grp = T.grp
-    rowsel = T.rowsel
-    cval = T.cval
-    zrow = T.zrow
-    nz = T.nz
-    n_nz = T.n_nz
+    X = _borrow(X)
+    legal = _borrow(legal)
+    nlegal = _borrow(nlegal)
+    ctxg = _borrow(ctxg)
+    stop = _borrow(stop)
+    grp = _borrow(T.grp)
+    rowsel = _borrow(T.rowsel)
+    cval = _borrow(T.cval)
+    zrow = _borrow(T.zrow)
+    nz = _borrow(T.nz)
+    n_nz = _borrow(T.n_nz)
     bits = 0
     for q in range(nlegal[0]):
         bits |= 1 << legal[0, q]
@@ -290,11 +335,15 @@ def _turn(stop, A, Sv, L, stages, T, save):
             rolls left after it. When it has a row for every stage, the caller reads only ``save``
             (queries, simulation): ``A`` and ``Sv`` are then left after the last keep means.
     """
-    keep_add = T.keep_add
-    subs = T.subs
-    n_sub = T.n_sub
+    stop = _borrow(stop)
+    A = _borrow(A)
+    Sv = _borrow(Sv)
+    save = _borrow(save)
+    keep_add = _borrow(T.keep_add)
+    subs = _borrow(T.subs)
+    n_sub = _borrow(T.n_sub)
     n_small = T.n_small
-    prob = T.prob
+    prob = _borrow(T.prob)
     inv_faces = T.inv_faces
     sharp = stop.shape[0] == 2
     n_rolls = stop.shape[1]
@@ -456,7 +505,11 @@ def _expect(A, Sv, stop, L, stages, T, acc):
         T: the rule set's tables.
         acc: output ``[lane]`` (float64).
     """
-    prob64 = T.prob64
+    A = _borrow(A)
+    Sv = _borrow(Sv)
+    stop = _borrow(stop)
+    acc = _borrow(acc)
+    prob64 = _borrow(T.prob64)
     n_small = T.n_small
     n_rolls = prob64.shape[0]
     for j in range(L):
@@ -484,7 +537,9 @@ def _rebase(X, L, mask, T, base):
         T: the rule set's tables.
         base: output ``[lane]``: the row subtracted (the first open one).
     """
-    row_box = T.row_box
+    X = _borrow(X)
+    base = _borrow(base)
+    row_box = _borrow(T.row_box)
     first = -1
     for row in range(row_box.shape[0]):
         if not (mask >> row_box[row]) & 1:
@@ -528,9 +583,17 @@ def _rows_many(V, masks, flags, us, L, T, X, base):
         X: output ``[row, situation]``.
         base: output ``[situation]``: the row subtracted.
     """
+    V = _borrow(V)
+    masks = _borrow(masks)
+    flags = _borrow(flags)
+    us = _borrow(us)
+    X = _borrow(X)
+    base = _borrow(base)
     thr = T.thr
     bonus = T.bonus
-    row_box = T.row_box
+    row_box = _borrow(T.row_box)
+    row_mode = _borrow(T.row_mode)
+    row_up = _borrow(T.row_up)
     for j in range(L):
         mask = masks[j]
         flag = flags[j]
@@ -544,11 +607,11 @@ def _rows_many(V, masks, flags, us, L, T, X, base):
             if first < 0:
                 first = row
             nm = mask | (1 << b)
-            mode = T.row_mode[row]
+            mode = row_mode[row]
             nf = flag if mode == 0 else mode - 1
             if T.n_flags == 1:
                 nf = 0
-            p = T.row_up[row]
+            p = row_up[row]
             src = V[nm, nf]
             if p == 0:
                 X[row, j] = src[u]
@@ -622,14 +685,21 @@ def _stops_many(X, Xp, L, masks, flags, T, stop, legal_row):
         stop: output ``[sharp, roll, situation]``.
         legal_row: scratch of one entry per box.
     """
-    tier = T.tier
-    row_box = T.row_box
-    grp = T.grp
-    rowsel = T.rowsel
-    cval = T.cval
-    zrow = T.zrow
-    nz = T.nz
-    n_nz = T.n_nz
+    X = _borrow(X)
+    Xp = _borrow(Xp)
+    masks = _borrow(masks)
+    flags = _borrow(flags)
+    stop = _borrow(stop)
+    legal_row = _borrow(legal_row)
+    tier = _borrow(T.tier)
+    row_box = _borrow(T.row_box)
+    grp = _borrow(T.grp)
+    rowsel = _borrow(T.rowsel)
+    cval = _borrow(T.cval)
+    zrow = _borrow(T.zrow)
+    nz = _borrow(T.nz)
+    n_nz = _borrow(T.n_nz)
+    group_match = _borrow(T.group_match)
     n = tier.shape[2]
     n_rows = X.shape[0]
     for j in range(L):
@@ -668,7 +738,7 @@ def _stops_many(X, Xp, L, masks, flags, T, stop, legal_row):
                     out[j] = _key(kr[j])
             else:
                 for j in range(L):
-                    c = _ctx_of(masks[j], flags[j], g, T.y_box, T.group_match)
+                    c = _ctx_of(masks[j], flags[j], g, T.y_box, group_match)
                     cnt = _legal_one(masks[j], c, g, tier, n, legal_row)
                     best = NEG
                     for q in range(cnt):
