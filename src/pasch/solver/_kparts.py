@@ -1,4 +1,4 @@
-# ruff: noqa: N803  (V, X, A, L, W: the names of the tables and lanes in the docstrings)
+# ruff: noqa: N803, N806  (V, X, A, L, W, Sv, Xp: the names of the tables and lanes in the docstrings)
 # mypy: allow-untyped-defs
 """Pieces shared by the solver's kernels: one turn solved over lanes of upper totals or situations.
 
