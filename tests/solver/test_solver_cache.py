@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -68,3 +71,26 @@ def test_stale_version_or_other_rules_in_the_sidecar_is_rebuilt() -> None:
 def test_cache_key_depends_on_canonical_text() -> None:
     assert table_path(get("yahtzee+sharp+forced")) == table_path(get("yahtzee+forced+sharp"))
     assert table_path(get("yahtzee")) != table_path(get("yahtzee+forced"))
+
+
+_THREADS = """
+import os, sys
+from pasch.solver._table import default_threads
+print(default_threads(), "numba" in sys.modules)
+import numba
+print(default_threads(), numba.config.NUMBA_NUM_THREADS)
+"""
+
+
+@pytest.mark.parametrize("setting", ["3", None])
+def test_default_threads_reads_numbas_setting_without_importing_numba(setting: str | None) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_NUM_THREADS"}
+    if setting is not None:
+        env["NUMBA_NUM_THREADS"] = setting
+    done = subprocess.run(
+        [sys.executable, "-c", _THREADS], env=env, capture_output=True, text=True, check=True, timeout=120
+    )
+    before, after = done.stdout.splitlines()
+    expected = setting or str(len(os.sched_getaffinity(0)))
+    assert before == f"{expected} False"  # from the environment, as Numba reads it; Numba not imported
+    assert after == f"{expected} {expected}"  # the same once Numba is imported (then from its config)

@@ -136,8 +136,8 @@ def kernels() -> list[Any]:
 
 
 def compiled(task: str) -> bool:
-    """Whether the kernel of a task is ready without compiling: compiled in this process or in Numba's cache,
-    or compiled at install for its first call (see ``_aot``).
+    """Whether the kernel of a task is ready without compiling: compiled at install (see ``_aot``),
+    compiled in this process, or in Numba's cache.
 
     Interfaces ask this to tell the user, before a first command, that a one-time compilation follows.
 
@@ -150,6 +150,10 @@ def compiled(task: str) -> bool:
     if task not in TASKS:
         raise ValueError(f"unknown solver task {task!r}; choose one of {', '.join(TASKS)}")
     module, name = TASKS[task]
+    from pasch.solver import _aot
+
+    if _aot.answers(name):  # compiled at install: answers without Numba (not even imported)
+        return True
     kernel = getattr(importlib.import_module(f"pasch.solver.{module}"), name)
     if getattr(kernel, "py_func", None) is None or kernel.signatures:  # NUMBA_DISABLE_JIT, or compiled
         return True
@@ -158,9 +162,7 @@ def compiled(task: str) -> bool:
             return True
     except Exception:  # a private API of Numba: unknown means "not ready"
         pass
-    from pasch.solver import _aot
-
-    return _aot.answers(name)  # compiled at install: its first call in this process needs no compiling
+    return False
 
 
 def compile_ahead(task: str) -> None:
@@ -184,7 +186,7 @@ def compile_ahead(task: str) -> None:
     if task not in _compile.SECOND:
         raise ValueError(f"cannot compile {task!r} ahead; choose one of {', '.join(_compile.SECOND)}")
     if _aot.available():
-        return  # the first build and simulation answer with the kernels compiled at install
+        return  # builds and simulations answer with the kernels compiled at install
     _compile.compile_in_background(task)
 
 
@@ -195,7 +197,9 @@ def warm_up(tasks: tuple[str, ...] = ("build",)) -> None:
     (``yahtzee+forced``, built in milliseconds) and then serve every rule set. ``options`` need no
     compiling to answer (numpy answers, about 0.5 ms a question, until the kernel is compiled or
     cached; then about 0.1 ms), so the default is the build only; a long-running process (the web
-    server) asks for ``options`` too.
+    server) asks for ``options`` too. A task that the kernels compiled at install answer (the build
+    and the simulation, see ``_aot``) needs nothing; inside ``_aot.jit_only()`` its JIT kernel is
+    compiled all the same (benchmarks, tests).
 
     Args:
         tasks: keys of :data:`TASKS`.
@@ -206,10 +210,11 @@ def warm_up(tasks: tuple[str, ...] = ("build",)) -> None:
     for task in tasks:
         if task not in TASKS:
             raise ValueError(f"unknown solver task {task!r}; choose one of {', '.join(TASKS)}")
-    from pasch.solver._aot import jit_only
+    from pasch.solver import _aot
 
-    with jit_only():  # compile the JIT kernels, not answer with those compiled at install
-        _warm_up(tasks)
+    todo = tuple(task for task in tasks if not _aot.answers(TASKS[task][1]))
+    if todo:
+        _warm_up(todo)
 
 
 def _warm_up(tasks: tuple[str, ...]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pasch.solver._kparts import _expect, _legal, _rebase, _rows, _stops, _turn
+from pasch.solver._kparts import _borrow, _expect, _legal, _rebase, _rows, _stops, _turn
 from pasch.solver._link import relink
 
 relink("_solve_layer")  # calls its pieces' own machine code, no copy (see _link)
@@ -36,6 +36,11 @@ def _solve_layer(V, R, masks, tops, lo, hi_end, T, th, n_threads):
         th: this call's share (0 to ``n_threads - 1``).
         n_threads: calls sharing the layer.
     """
+    V = _borrow(V)  # the arguments live for the whole call (see _borrow)
+    R = _borrow(R)
+    masks = _borrow(masks)
+    tops = _borrow(tops)
+    T = _borrow(T)
     n = T.tier.shape[2]
     n_flags = T.n_flags
     y_box = T.y_box

@@ -42,15 +42,13 @@ from numba.extending import intrinsic, overload
 NEG = -1.0e30
 """Value of an impossible entry: below every real value, far from float32's limit."""
 
-NOT_KERNELS = ("_max_into", "_max_into_impl", "_flip", "_flip_py", "_key", "_borrow_jit", "_borrow_py", "_borrow")
+NOT_KERNELS: tuple[str, ...] = ("_max_into", "_max_into_impl", "_flip", "_flip_py", "_key")
+NOT_KERNELS += ("_borrowed", "_borrow_jit", "_borrow_py", "_borrow")
 """Functions here that are not kernels: overloaded helpers (their references), their typing-time impls
-and an intrinsic."""
+and intrinsics."""
 
 _PIECE: dict[str, Any] = {"cache": True, "nogil": True, "no_cpython_wrapper": True}
 """Numba options of a piece: cached, releasing the GIL, no CPython wrapper (see the module docstring)."""
-
-LANES = 64
-"""Situations solved together by the batch and simulation kernels (a full vector loop of lanes)."""
 
 
 def _max_into(src: np.ndarray, dst: np.ndarray) -> None:
@@ -133,17 +131,28 @@ intrinsic, not an overload: an overload is a function of its own to compile (0.1
 """
 
 
+def _borrowed(context: Any, builder: Any, ty: Any, value: Any) -> Any:
+    """LLVM value of ``ty`` with every array in it (itself, or a tuple's members) owning nothing."""
+    if isinstance(ty, types.Array):
+        ary = context.make_array(ty)(context, builder, value=value)
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)  # type: ignore[no-untyped-call]
+        ary.parent = cgutils.get_null_value(ary.parent.type)  # type: ignore[no-untyped-call]
+        return ary._getvalue()
+    for i, member in enumerate(ty):
+        if isinstance(member, types.Array):
+            value = builder.insert_value(value, _borrowed(context, builder, member, builder.extract_value(value, i)), i)
+    return value
+
+
 @intrinsic
 def _borrow_jit(typingctx, arr):
-    """The same array without an owner: its views and the calls it is passed to touch no reference count."""
-    if not isinstance(arr, types.Array):
+    """The same array (or tuple of arrays, such as the tables' record) without an owner: its views and
+    the calls it is passed to touch no reference count."""
+    if not isinstance(arr, (types.Array, types.BaseTuple)):
         return None
 
     def codegen(context, builder, signature, args):
-        ary = context.make_array(arr)(context, builder, value=args[0])
-        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
-        ary.parent = cgutils.get_null_value(ary.parent.type)
-        return ary._getvalue()
+        return _borrowed(context, builder, arr, args[0])
 
     return arr(arr), codegen
 

@@ -28,7 +28,11 @@ from pasch.dice import counts_of, space
 from pasch.errors import RuleSetError
 from pasch.rules import GameKind, Order, RuleSet, score_options
 
-__all__ = ["NEVER", "Prep", "Tables", "prepare", "tables"]
+__all__ = ["LANES", "NEVER", "Prep", "Tables", "prepare", "tables"]
+
+LANES = 64
+"""Situations solved together by the batch and simulation kernels (a full vector loop of lanes): here,
+where code that does not import Numba reads it too."""
 
 NEVER = 1 << 20
 """Tier of a box the dice can never enter in a context."""

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from pasch.dice import parse_dice, space
 from pasch.errors import InvalidActionError
 from pasch.rules import RuleSet, column_totals, get
-from pasch.solver._prep import Prep, Tables, prepare, tables
+from pasch.solver._prep import LANES, Prep, Tables, prepare, tables
 from pasch.solver._table import Progress, default_threads, load_or_build, run_threads
 
 __all__ = ["Option", "Solver", "StateKey"]
@@ -383,7 +383,6 @@ class Solver:
         out_value = np.empty(m, np.float64)
         n_threads = max(1, min(threads or default_threads(), default_threads(), max(m, 1)))
         from pasch.solver._kmany import _best_many
-        from pasch.solver._kparts import LANES
 
         n_threads = min(n_threads, max(1, -(-m // LANES)))
         run_threads(_best_many, n_threads, self.values, *arrays, self.tables, out_box, out_keep, out_value)
@@ -397,20 +396,19 @@ class Solver:
         """
         if games < 0 or seed < 0:
             raise ValueError("games and seed must not be negative")
-        from pasch.solver._kmany import _simulate_many
-        from pasch.solver._kparts import LANES
-
         out = np.zeros(games, np.int64)
         if games == 0:
             return out
         from pasch.solver import _aot
         from pasch.solver._compile import wait_for
 
-        ahead = _aot.kernel("simulate_many", (self.values, games, seed, self.tables, out, 0, 1))
-        if ahead is not None:  # a fresh install: compiled at install, on one thread (see _aot)
-            ahead(self.values, games, seed, self.tables, out, 0, 1)
-            return out
-        wait_for("_simulate_many")  # if a second process is compiling it (pasch.solver.compile_ahead)
+        # Compiled at install, it answers without Numba (see _aot); else the JIT kernel.
+        kernel = _aot.kernel("simulate_many", (self.values, games, seed, self.tables, out, 0, 1))
+        if kernel is None:
+            from pasch.solver._kmany import _simulate_many
+
+            kernel = _simulate_many
+            wait_for("_simulate_many")  # if a second process is compiling it (pasch.solver.compile_ahead)
         n_threads = max(1, min(threads or default_threads(), default_threads(), -(-games // LANES)))
-        run_threads(_simulate_many, n_threads, self.values, games, seed, self.tables, out)
+        run_threads(kernel, n_threads, self.values, games, seed, self.tables, out)
         return out

@@ -19,6 +19,7 @@ import errno
 import hashlib
 import json
 import os
+import sys
 import threading
 import time
 import warnings
@@ -59,14 +60,21 @@ class CacheWarning(UserWarning):
 
 
 def default_threads() -> int:
-    """Worker threads of the kernels: ``NUMBA_NUM_THREADS`` (default: the number of cores).
+    """Worker threads of the kernels: ``NUMBA_NUM_THREADS`` (default: the cores this process may use).
 
-    Read from Numba's configuration, not ``numba.get_num_threads()``, which would start Numba's
-    threading layer that these kernels do not use.
+    Read as Numba's configuration reads it, not with ``numba.get_num_threads()``, which would start
+    Numba's threading layer that these kernels do not use; and without importing Numba when it is not
+    imported yet (a build by the kernels compiled at install never imports it).
     """
-    from numba import config
-
-    return max(1, int(config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+    numba = sys.modules.get("numba")
+    if numba is not None:
+        return max(1, int(numba.config.NUMBA_NUM_THREADS))
+    with contextlib.suppress(KeyError, ValueError):
+        return max(1, int(os.environ["NUMBA_NUM_THREADS"]))
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 _POOL: ThreadPoolExecutor | None = None
@@ -123,28 +131,30 @@ def build_values(
     values = np.zeros((1 << n, p.n_flags, p.lanes), dtype=dtype)
     t = tables(p, dtype)
     from pasch.solver import _aot, _compile
-    from pasch.solver._kbuild import _solve_layer
 
     reads = values.view()  # the same memory, read-only: see _solve_layer
     reads.flags.writeable = False
     args = (values, reads, p.masks, p.hi)
-    ahead = _aot.kernel("solve_layer", (*args, 0, 0, t, 0, 1))
-    if ahead is None and np.dtype(dtype) == np.float32 and not _compile.ready("_solve_layer"):
-        # First build on this install: the other pieces compile in a second process meanwhile.
-        _compile.compile_in_background("build")
-        _compile.compile_kernels(_compile.mine())
-        for name in _compile.BUILD_PIECES:
-            _compile.wait_for(name)
+    # Compiled at install, it answers without Numba (see _aot); else the JIT kernel.
+    kernel = _aot.kernel("solve_layer", (*args, 0, 0, t, 0, 1))
+    if kernel is None:
+        from pasch.solver._kbuild import _solve_layer
+
+        kernel = _solve_layer
+        if np.dtype(dtype) == np.float32 and not _compile.ready("_solve_layer"):
+            # First build on this install: the other pieces compile in a second process meanwhile.
+            _compile.compile_in_background("build")
+            _compile.compile_kernels(_compile.mine())
+            for name in _compile.BUILD_PIECES:
+                _compile.wait_for(name)
 
     n_threads = max(1, min(threads or default_threads(), default_threads()))
     for done, layer in enumerate(range(n - 1, -1, -1)):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
-        if hi > lo and ahead is not None:  # a fresh install: compiled at install, on one thread (see _aot)
-            ahead(*args, lo, hi, t, 0, 1)
-        elif hi > lo:
+        if hi > lo:
             # One thread while a second process compiles (what this process calls next): both cores busy.
             threads_now = 1 if _compile.second_running() else n_threads
-            run_threads(_solve_layer, min(threads_now, hi - lo), *args, lo, hi, t)
+            run_threads(kernel, min(threads_now, hi - lo), *args, lo, hi, t)
         if progress is not None:
             progress(done + 1, n)
     return values
