@@ -15,38 +15,39 @@ The names here come from the layers below (:mod:`pasch.rules`, :mod:`pasch.engin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"  # first: modules imported below may read it
+__version__ = "0.1.0"
 
-from pasch.app import (
-    Advice,
-    AdviceOption,
-    Match,
-    Seat,
-    SheetLayout,
-    advise,
-    make_bot,
-    parse_seats,
-    sheet_layout,
-)
-from pasch.dice import DiceSource, SeededDice
-from pasch.engine import (
-    Action,
-    GameLog,
-    GameState,
-    KnasterState,
-    Outcome,
-    State,
-    new_game,
-    replay,
-)
-from pasch.errors import IllegalActionError, InvalidActionError, LogError, PaschError, RuleSetError
-from pasch.rules import RuleSet
-from pasch.rules import get as get_rules
-from pasch.rules import names as rule_set_names
+from pasch._lazy import lazy_exports  # after the version, which modules may read
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on first use
+    from pasch.app import (
+        Advice,
+        AdviceOption,
+        Match,
+        Seat,
+        SheetLayout,
+        advise,
+        make_bot,
+        parse_seats,
+        sheet_layout,
+    )
+    from pasch.dice import DiceSource, SeededDice
+    from pasch.engine import (
+        Action,
+        GameLog,
+        GameState,
+        KnasterState,
+        Outcome,
+        State,
+        new_game,
+        replay,
+    )
+    from pasch.errors import IllegalActionError, InvalidActionError, LogError, PaschError, RuleSetError
+    from pasch.rules import RuleSet
+    from pasch.rules import get as get_rules
+    from pasch.rules import names as rule_set_names
     from pasch.solver import Option, Solver, shared_solver
 
 __all__ = [
@@ -83,14 +84,23 @@ __all__ = [
     "sheet_layout",
 ]
 
-_LAZY = {"Solver": "pasch.solver", "Option": "pasch.solver", "shared_solver": "pasch.solver"}
+# Imported on first use (pasch._lazy): ``import pasch`` costs the rules, not numpy, asyncio or Numba.
+_EXPORTS = {
+    **dict.fromkeys(
+        ("Advice", "AdviceOption", "Match", "Seat", "SheetLayout", "advise", "make_bot", "parse_seats", "sheet_layout"),
+        "pasch.app",
+    ),
+    **dict.fromkeys(("DiceSource", "SeededDice"), "pasch.dice"),
+    **dict.fromkeys(
+        ("Action", "GameLog", "GameState", "KnasterState", "Outcome", "State", "new_game", "replay"), "pasch.engine"
+    ),
+    **dict.fromkeys(
+        ("IllegalActionError", "InvalidActionError", "LogError", "PaschError", "RuleSetError"), "pasch.errors"
+    ),
+    "RuleSet": "pasch.rules",
+    "get_rules": "pasch.rules:get",
+    "rule_set_names": "pasch.rules:names",
+    **dict.fromkeys(("Option", "Solver", "shared_solver"), "pasch.solver"),
+}
 
-
-def __getattr__(name: str) -> Any:
-    """The solver's names, imported on first use (Numba is heavy to import)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'pasch' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import gc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +54,53 @@ def test_the_solver_loads_with_the_garbage_collector_paused(monkeypatch: pytest.
         finally:
             gc.enable()
     assert seen == [False, False]
+
+
+_REGISTERS = """
+import importlib, json, sys
+import typer.main
+from pasch.cli import _COMMAND_MODULES
+from pasch.cli._app import app
+seen, out = set(), {}
+for name in _COMMAND_MODULES:
+    importlib.import_module(name)
+    now = set(typer.main.get_command(app).commands)
+    out.update(dict.fromkeys(sorted(now - seen), name))
+    seen = now
+print(json.dumps(out))
+"""
+
+
+def test_the_command_table_names_the_module_that_registers_each_command() -> None:
+    from pasch.cli import _COMMAND_MODULE
+
+    done = subprocess.run([sys.executable, "-c", _REGISTERS], capture_output=True, text=True, check=True, timeout=120)
+    assert json.loads(done.stdout) == _COMMAND_MODULE
+
+
+_SOLVE = """
+import sys
+from pasch.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as stop:
+    code = stop.code
+print(code, sorted(m for m in ("numba", "pasch.bots", "pasch.storage", "sqlalchemy", "textual") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize(
+    "argv", [["solve", "--rules", "yacht", "--json"], ["simulate", "--rules", "yacht", "--games", "50"]]
+)
+def test_a_solver_command_imports_only_what_it_needs(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No storage, bots or terminal app; and no Numba where the kernels compiled at install answer."""
+    from pasch.solver import _aot
+
+    monkeypatch.setenv("PASCH_AOT", "1")  # the tests' own setting is 0 (tests/conftest.py)
+    env = {**os.environ, "PASCH_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _SOLVE, *argv], env=env, capture_output=True, text=True, timeout=600)
+    code, imported = done.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert code == "0", done.stderr
+    assert imported == ("[]" if _aot.available() else "['numba']")

@@ -16,34 +16,39 @@ Each concern lives here once, and the interfaces only render and route:
 
 from __future__ import annotations
 
-from pasch.app._advice import Advice, AdviceOption, advise
-from pasch.app._botloop import play_bots
-from pasch.app._duel import DuelResult, DuelSide, duel
-from pasch.app._layout import (
-    BonusProgress,
-    ColumnLayout,
-    LayoutCache,
-    LayoutRow,
-    RowKind,
-    SheetLayout,
-    sheet_layout,
-)
-from pasch.app._match import BotTurn, Match, Pending, UndoStep
-from pasch.app._review import Decision, Review, percentile_cached, review, reviewable
-from pasch.app._seats import (
-    BOT_KINDS,
-    HUMAN,
-    Bot,
-    BotKind,
-    Seat,
-    bot_kinds_for,
-    check_bot,
-    make_bot,
-    parse_seats,
-    seat_kind,
-)
-from pasch.app._summary import GameSummary, PlayerSummary, game_summary
-from pasch.app._wintables import WinTables, prepare_win_tables, win_applies, win_tables, win_tables_ready
+from typing import TYPE_CHECKING
+
+from pasch._lazy import lazy_exports
+
+if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on first use
+    from pasch.app._advice import Advice, AdviceOption, advise
+    from pasch.app._botloop import play_bots
+    from pasch.app._duel import DuelResult, DuelSide, duel
+    from pasch.app._layout import (
+        BonusProgress,
+        ColumnLayout,
+        LayoutCache,
+        LayoutRow,
+        RowKind,
+        SheetLayout,
+        sheet_layout,
+    )
+    from pasch.app._match import BotTurn, Match, Pending, UndoStep
+    from pasch.app._review import Decision, Review, percentile_cached, review, reviewable
+    from pasch.app._seats import (
+        BOT_KINDS,
+        HUMAN,
+        Bot,
+        BotKind,
+        Seat,
+        bot_kinds_for,
+        check_bot,
+        make_bot,
+        parse_seats,
+        seat_kind,
+    )
+    from pasch.app._summary import GameSummary, PlayerSummary, game_summary
+    from pasch.app._wintables import WinTables, prepare_win_tables, win_applies, win_tables, win_tables_ready
 
 __all__ = [
     "BOT_KINDS",
@@ -88,3 +93,38 @@ __all__ = [
     "win_tables",
     "win_tables_ready",
 ]
+
+# Imported on first use (pasch._lazy): the command line's `solve` needs none of this layer, and
+# `score` only the sheet layout.
+_EXPORTS = {
+    **dict.fromkeys(("Advice", "AdviceOption", "advise"), "pasch.app._advice"),
+    "play_bots": "pasch.app._botloop",
+    **dict.fromkeys(("DuelResult", "DuelSide", "duel"), "pasch.app._duel"),
+    **dict.fromkeys(
+        ("BonusProgress", "ColumnLayout", "LayoutCache", "LayoutRow", "RowKind", "SheetLayout", "sheet_layout"),
+        "pasch.app._layout",
+    ),
+    **dict.fromkeys(("BotTurn", "Match", "Pending", "UndoStep"), "pasch.app._match"),
+    **dict.fromkeys(("Decision", "Review", "percentile_cached", "review", "reviewable"), "pasch.app._review"),
+    **dict.fromkeys(
+        (
+            "BOT_KINDS",
+            "HUMAN",
+            "Bot",
+            "BotKind",
+            "Seat",
+            "bot_kinds_for",
+            "check_bot",
+            "make_bot",
+            "parse_seats",
+            "seat_kind",
+        ),
+        "pasch.app._seats",
+    ),
+    **dict.fromkeys(("GameSummary", "PlayerSummary", "game_summary"), "pasch.app._summary"),
+    **dict.fromkeys(
+        ("WinTables", "prepare_win_tables", "win_applies", "win_tables", "win_tables_ready"), "pasch.app._wintables"
+    ),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import importlib
 import sys
+from collections.abc import Sequence
 
 import typer
 
@@ -20,9 +21,26 @@ from pasch.cli._app import app
 
 _COMMAND_MODULES = ("pasch.cli._basic", "pasch.cli._solver_cmds", "pasch.cli._tui_cmds", "pasch.cli._web_cmds")
 
+# Which module registers each command, so that a process importing one command module runs that command:
+# `pasch solve` then imports neither the bots nor the terminal app's storage and SQLAlchemy (a test
+# checks this table against what the modules register). Help, no command or an unknown one load them all.
+_COMMAND_MODULE = {
+    **dict.fromkeys(("rules", "score", "replay", "play"), "pasch.cli._basic"),
+    **dict.fromkeys(("solve", "advise", "simulate", "duel", "review"), "pasch.cli._solver_cmds"),
+    **dict.fromkeys(("keep", "history"), "pasch.cli._tui_cmds"),
+    **dict.fromkeys(("serve", "verify"), "pasch.cli._web_cmds"),
+}
 
-def _load() -> None:
-    for name in _COMMAND_MODULES:
+
+def _load(argv: Sequence[str] | None = None) -> None:
+    """Import the command modules: the one that registers ``argv``'s command, or every one.
+
+    Args:
+        argv: the arguments after the program name; None loads every command module.
+    """
+    command = argv[0] if argv else None
+    module = _COMMAND_MODULE.get(command) if command is not None else None
+    for name in (module,) if module is not None else _COMMAND_MODULES:
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as exc:  # a command module not written yet
@@ -45,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
         # garbage collector need not walk it again on every full collection (0.02-0.03 s of a
         # solver command).
         gc.freeze()
-    _load()
+    _load(sys.argv[1:] if argv is None else argv)
     try:
         _run(argv)
     finally:
