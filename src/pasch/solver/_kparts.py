@@ -358,6 +358,8 @@ def _turn(stop, A, Sv, L, stages, T, save):
     n_rolls = stop.shape[1]
     n_keeps = A.shape[0]
     faces = keep_add.shape[1]
+    B_own = np.empty((n_small, A.shape[1]), A.dtype)
+    B = _borrow(B_own)
     for r in range(n_rolls):
         a = A[n_small + r]
         s0 = stop[0, r]
@@ -404,14 +406,21 @@ def _turn(stop, A, Sv, L, stages, T, save):
                     save[t, k, j] = A[k, j]
             if t == stages - 1 and save.shape[0] >= stages:
                 break  # the caller reads the saved keep values only: the last maxima would go unused
+        # B[k]: the best keep of k or of one of its sub-keeps. In a buffer of its own: with the maximum
+        # written over its own source row (A[k]), LLVM's check that the rows do not overlap failed at
+        # run time and every small keep took the scalar loop (the build 20 % slower).
+        b = B[0]
+        a = A[0]
+        for j in range(L):
+            b[j] = a[j]
         for k in range(1, n_small):
-            _submax(A, k, subs, n_sub[k], L, A, k, A[k])
+            _submax(B, k, subs, n_sub[k], L, B, k, A[k])
         for r in range(n_rolls):
             # A full throw: the best of its entry and its keeps (and, sharp, of the sharp entry too).
             k = n_small + r
             if sharp:
-                _submax(A, k, subs, n_sub[k], L, Sv, r, stop[1, r])
-            _submax(A, k, subs, n_sub[k], L, A, k, stop[0, r])
+                _submax(B, k, subs, n_sub[k], L, Sv, r, stop[1, r])
+            _submax(B, k, subs, n_sub[k], L, A, k, stop[0, r])
 
 
 @njit(**_PIECE)
