@@ -163,14 +163,16 @@ def _borrow_py(arr: Any) -> Any:
 
 
 _borrow: Any = _borrow_py if config.DISABLE_JIT else _borrow_jit  # type: ignore[attr-defined]
-"""The array a piece was given, as a view that owns nothing (its meminfo is null).
+"""The array a piece was given (or the tables' record: each of its arrays), as a view that owns nothing
+(its meminfo is null).
 
 Numba counts references to an array's memory with atomic instructions: every row view (``A[k]``),
 every array passed to a call and every return from one adds or drops a reference. In the turn's inner
 loops that was hundreds of atomic increments and decrements per state, and on two threads sharing the
 tables the cache lines of their counts went back and forth between the cores: 60 % of a yahtzee build's
 time (``perf``). A piece's arguments are kept alive by its caller for the whole call, so the piece works on
-borrowed views of them; such a view must not outlive the call (never returned or stored).
+borrowed views of them (the record once, at entry: its fields are then borrowed too); such a view
+must not outlive the call (never returned or stored).
 """
 
 
@@ -189,21 +191,20 @@ def _rows(V, mask, flag, u0, L, T, X):
     """
     V = _borrow(V)
     X = _borrow(X)
+    T = _borrow(T)
     thr = T.thr
     bonus = T.bonus
-    row_box = _borrow(T.row_box)
-    row_mode = _borrow(T.row_mode)
-    row_up = _borrow(T.row_up)
+    row_box = T.row_box
     for row in range(row_box.shape[0]):
         b = row_box[row]
         if (mask >> b) & 1:
             continue
         nm = mask | (1 << b)
-        mode = row_mode[row]
+        mode = T.row_mode[row]
         nf = flag if mode == 0 else mode - 1
         if T.n_flags == 1:
             nf = 0
-        p = row_up[row]
+        p = T.row_up[row]
         src = V[nm, nf]
         x = X[row]
         if p == 0:
@@ -234,8 +235,9 @@ def _legal(mask, yclass, T, legal, nlegal, ctxg):
         nlegal: output: how many entries of ``legal`` each group has.
         ctxg: output: each group's scoring context.
     """
-    tier = _borrow(T.tier)
-    group_match = _borrow(T.group_match)
+    T = _borrow(T)
+    tier = T.tier
+    group_match = T.group_match
     legal = _borrow(legal)
     nlegal = _borrow(nlegal)
     ctxg = _borrow(ctxg)
@@ -278,12 +280,13 @@ def _stops(X, L, legal, nlegal, ctxg, T, stop):
     nlegal = _borrow(nlegal)
     ctxg = _borrow(ctxg)
     stop = _borrow(stop)
-    grp = _borrow(T.grp)
-    rowsel = _borrow(T.rowsel)
-    cval = _borrow(T.cval)
-    zrow = _borrow(T.zrow)
-    nz = _borrow(T.nz)
-    n_nz = _borrow(T.n_nz)
+    T = _borrow(T)
+    grp = T.grp
+    rowsel = T.rowsel
+    cval = T.cval
+    zrow = T.zrow
+    nz = T.nz
+    n_nz = T.n_nz
     bits = 0
     for q in range(nlegal[0]):
         bits |= 1 << legal[0, q]
@@ -348,11 +351,12 @@ def _turn(stop, A, Sv, L, stages, T, save):
     A = _borrow(A)
     Sv = _borrow(Sv)
     save = _borrow(save)
-    keep_add = _borrow(T.keep_add)
-    subs = _borrow(T.subs)
-    n_sub = _borrow(T.n_sub)
+    T = _borrow(T)
+    keep_add = T.keep_add
+    subs = T.subs
+    n_sub = T.n_sub
     n_small = T.n_small
-    prob = _borrow(T.prob)
+    prob = T.prob
     inv_faces = T.inv_faces
     sharp = stop.shape[0] == 2
     n_rolls = stop.shape[1]
@@ -527,7 +531,8 @@ def _expect(A, Sv, stop, L, stages, T, acc):
     Sv = _borrow(Sv)
     stop = _borrow(stop)
     acc = _borrow(acc)
-    prob64 = _borrow(T.prob64)
+    T = _borrow(T)
+    prob64 = T.prob64
     n_small = T.n_small
     n_rolls = prob64.shape[0]
     for j in range(L):
@@ -557,7 +562,8 @@ def _rebase(X, L, mask, T, base):
     """
     X = _borrow(X)
     base = _borrow(base)
-    row_box = _borrow(T.row_box)
+    T = _borrow(T)
+    row_box = T.row_box
     first = -1
     for row in range(row_box.shape[0]):
         if not (mask >> row_box[row]) & 1:
@@ -607,11 +613,10 @@ def _rows_many(V, masks, flags, us, L, T, X, base):
     us = _borrow(us)
     X = _borrow(X)
     base = _borrow(base)
+    T = _borrow(T)
     thr = T.thr
     bonus = T.bonus
-    row_box = _borrow(T.row_box)
-    row_mode = _borrow(T.row_mode)
-    row_up = _borrow(T.row_up)
+    row_box = T.row_box
     for j in range(L):
         mask = masks[j]
         flag = flags[j]
@@ -625,11 +630,11 @@ def _rows_many(V, masks, flags, us, L, T, X, base):
             if first < 0:
                 first = row
             nm = mask | (1 << b)
-            mode = row_mode[row]
+            mode = T.row_mode[row]
             nf = flag if mode == 0 else mode - 1
             if T.n_flags == 1:
                 nf = 0
-            p = row_up[row]
+            p = T.row_up[row]
             src = V[nm, nf]
             if p == 0:
                 X[row, j] = src[u]
@@ -709,15 +714,15 @@ def _stops_many(X, Xp, L, masks, flags, T, stop, legal_row):
     flags = _borrow(flags)
     stop = _borrow(stop)
     legal_row = _borrow(legal_row)
-    tier = _borrow(T.tier)
-    row_box = _borrow(T.row_box)
-    grp = _borrow(T.grp)
-    rowsel = _borrow(T.rowsel)
-    cval = _borrow(T.cval)
-    zrow = _borrow(T.zrow)
-    nz = _borrow(T.nz)
-    n_nz = _borrow(T.n_nz)
-    group_match = _borrow(T.group_match)
+    T = _borrow(T)
+    tier = T.tier
+    row_box = T.row_box
+    grp = T.grp
+    rowsel = T.rowsel
+    cval = T.cval
+    zrow = T.zrow
+    nz = T.nz
+    n_nz = T.n_nz
     n = tier.shape[2]
     n_rows = X.shape[0]
     for j in range(L):
@@ -756,7 +761,7 @@ def _stops_many(X, Xp, L, masks, flags, T, stop, legal_row):
                     out[j] = _key(kr[j])
             else:
                 for j in range(L):
-                    c = _ctx_of(masks[j], flags[j], g, T.y_box, group_match)
+                    c = _ctx_of(masks[j], flags[j], g, T.y_box, T.group_match)
                     cnt = _legal_one(masks[j], c, g, tier, n, legal_row)
                     best = NEG
                     for q in range(cnt):
