@@ -113,8 +113,17 @@ def test_the_module_answers_where_it_may(monkeypatch: pytest.MonkeyPatch) -> Non
     assert not _aot.answers("_option_values")  # not compiled at install
     assert _aot.kernel("solve_layer", good) is not None
     assert _aot.kernel("solve_layer", good) is not None  # every call
-    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")  # read by Numba's config only when it is imported
-    monkeypatch.setattr("numba.config.DISABLE_JIT", 1)
+    # Numba's own setting once it is imported. Imported here before the variable below is set: Numba reads
+    # it on import and would keep it for the rest of the process (every later test on this worker).
+    import numba
+
+    monkeypatch.setattr(numba.config, "DISABLE_JIT", 1)
+    assert _aot.kernel("solve_layer", good) is None
+    monkeypatch.setattr(numba.config, "DISABLE_JIT", 0)
+    assert _aot.kernel("solve_layer", good) is not None
+    # The variable, read as Numba would, in a process that has not imported Numba.
+    monkeypatch.delitem(sys.modules, "numba")
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
     assert _aot.kernel("solve_layer", good) is None
 
 
