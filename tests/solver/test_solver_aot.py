@@ -18,7 +18,7 @@ import pytest
 from pasch.rules import get
 from pasch.solver import Solver, _aot
 from pasch.solver._prep import prepare, tables
-from pasch.solver._table import build_values
+from pasch.solver._table import build_values, new_values
 
 pytestmark = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="the JIT is off")
 
@@ -48,9 +48,7 @@ def test_the_module_builds_and_simulates_the_same_bits_as_the_jit(rules_id: str)
     module = _module()
     p = prepare(get(rules_id))
     t = tables(p, np.float32)
-    values = np.zeros((1 << p.n_boxes, p.n_flags, p.lanes), np.float32)
-    reads = values.view()
-    reads.flags.writeable = False
+    values, reads = new_values(p, np.float32)
     for layer in range(p.n_boxes - 1, -1, -1):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
         if hi > lo:
@@ -137,9 +135,7 @@ def test_every_rule_set_passes_the_types_the_module_was_compiled_for(
     monkeypatch.setenv("PASCH_AOT", "1")
     p = prepare(get(rules_id))
     t = tables(p, np.float32)
-    values = np.zeros((1 << p.n_boxes, p.n_flags, p.lanes), np.float32)
-    reads = values.view()
-    reads.flags.writeable = False
+    values, reads = new_values(p, np.float32)
     assert _aot.kernel("solve_layer", (values, reads, p.masks, p.hi, 0, 0, t, 0, 1)) is not None
     assert _aot.kernel("simulate_many", (reads, 10, 3, t, np.zeros(10, np.int64), 0, 1)) is not None
 
@@ -148,9 +144,7 @@ def test_the_module_releases_the_gil_during_a_call() -> None:
     module = _module()
     p = prepare(get("yahtzee"))
     t = tables(p, np.float32)
-    values = np.zeros((1 << p.n_boxes, p.n_flags, p.lanes), np.float32)
-    reads = values.view()
-    reads.flags.writeable = False
+    values, reads = new_values(p, np.float32)
 
     during: list[float] = []
     span: list[float] = []

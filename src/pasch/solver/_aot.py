@@ -106,7 +106,7 @@ def _module() -> Any:
 def jit_only() -> Iterator[None]:
     """Within this block the kernels compiled ahead of time are not used (to compile or test the JIT's).
 
-    In every thread: ``warm_up`` compiles the JIT kernels on a background thread with this.
+    In every thread: benchmarks and tests measure and compare Numba's JIT kernels with this.
     """
     _state["off"] += 1
     try:
@@ -159,12 +159,11 @@ def sample_args(name: str) -> tuple[Any, ...]:
 
     from pasch.rules import get
     from pasch.solver._prep import prepare, tables
+    from pasch.solver._table import new_values
 
     p = prepare(get("yahtzee+forced"))
     t = tables(p, np.float32)
-    values = np.zeros((1 << p.n_boxes, p.n_flags, p.lanes), np.float32)
-    reads = values.view()
-    reads.flags.writeable = False
+    values, reads = new_values(p, np.float32)
     if name == "solve_layer":  # as _table.build_values calls it
         return (values, reads, p.masks, p.hi, 0, 0, t, 0, 1)
     if name == "simulate_many":  # as Solver.simulate calls it (its table is read-only)

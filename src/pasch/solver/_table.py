@@ -104,6 +104,21 @@ def run_threads(kernel: Callable[..., Any], n_threads: int, *args: Any) -> None:
         f.result()
 
 
+def new_values(
+    p: Prep, dtype: type[np.floating[Any]] = np.float32
+) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]]]:
+    """A rule set's table of zeros, for a build to fill, and a read-only view of the same memory.
+
+    The build's kernel writes the one and reads the other (see ``_kbuild._solve_layer``); the view has the
+    type of a loaded table as well, so the kernels compiled at install are described with these two
+    (``_aot.sample_args``).
+    """
+    values = np.zeros((1 << p.n_boxes, p.n_flags, p.lanes), dtype=dtype)
+    reads = values.view()
+    reads.flags.writeable = False
+    return values, reads
+
+
 def build_values(
     rules: RuleSet | Prep,
     dtype: type[np.floating[Any]] = np.float32,
@@ -128,12 +143,10 @@ def build_values(
     """
     p = rules if isinstance(rules, Prep) else prepare(rules)
     n = p.n_boxes
-    values = np.zeros((1 << n, p.n_flags, p.lanes), dtype=dtype)
+    values, reads = new_values(p, dtype)
     t = tables(p, dtype)
     from pasch.solver import _aot, _compile
 
-    reads = values.view()  # the same memory, read-only: see _solve_layer
-    reads.flags.writeable = False
     args = (values, reads, p.masks, p.hi)
     # Compiled at install, it answers without Numba (see _aot); else the JIT kernel.
     kernel = _aot.kernel("solve_layer", (*args, 0, 0, t, 0, 1))
