@@ -9,8 +9,8 @@ The front door. A game is a rule set, a state and actions with one text form::
     19
 
 The names here come from the layers below (:mod:`pasch.rules`, :mod:`pasch.engine`, :mod:`pasch.app`,
-:mod:`pasch.solver`, :mod:`pasch.bots`); the solver and the bots are imported on first use, so that
-``import pasch`` stays light.
+:mod:`pasch.solver`, :mod:`pasch.bots`); each is imported on first use, so that ``import pasch`` stays
+light.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ __all__ = [
     "sheet_layout",
 ]
 
-# Imported on first use (pasch._lazy): ``import pasch`` costs the rules, not numpy, asyncio or Numba.
+# Imported on first use (pasch._lazy): ``import pasch`` imports none of them, nor numpy, asyncio or Numba.
 _EXPORTS = {
     **dict.fromkeys(
         ("Advice", "AdviceOption", "Match", "Seat", "SheetLayout", "advise", "make_bot", "parse_seats", "sheet_layout"),

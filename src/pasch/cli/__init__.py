@@ -19,8 +19,6 @@ except ImportError:  # pragma: no cover - older Typer on Click
 
 from pasch.cli._app import app
 
-_COMMAND_MODULES = ("pasch.cli._basic", "pasch.cli._solver_cmds", "pasch.cli._tui_cmds", "pasch.cli._web_cmds")
-
 # Which module registers each command, so that a process importing one command module runs that command:
 # `pasch solve` then imports neither the bots nor the terminal app's storage and SQLAlchemy (a test
 # checks this table against what the modules register). Help, no command or an unknown one load them all.
@@ -30,6 +28,7 @@ _COMMAND_MODULE = {
     **dict.fromkeys(("keep", "history"), "pasch.cli._tui_cmds"),
     **dict.fromkeys(("serve", "verify"), "pasch.cli._web_cmds"),
 }
+_COMMAND_MODULES = tuple(dict.fromkeys(_COMMAND_MODULE.values()))
 
 
 def _load(argv: Sequence[str] | None = None) -> None:
@@ -38,8 +37,7 @@ def _load(argv: Sequence[str] | None = None) -> None:
     Args:
         argv: the arguments after the program name; None loads every command module.
     """
-    command = argv[0] if argv else None
-    module = _COMMAND_MODULE.get(command) if command is not None else None
+    module = _COMMAND_MODULE.get(argv[0]) if argv else None
     for name in (module,) if module is not None else _COMMAND_MODULES:
         try:
             importlib.import_module(name)
