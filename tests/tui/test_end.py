@@ -49,7 +49,7 @@ def test_solo_end_sums_up_compares_with_history_and_reviews(tmp_path: Any) -> No
         assert f"best {before}" in text or f"was {before}" in text  # the earlier game, not this one
         assert "average" in text
         # the review, computed in a worker, agrees with pasch.app.review
-        expected = review(session.match.log)
+        expected = review(session.match.log, percentile=False)  # as the end screen reviews
         assert screen.review is not None and screen.review.lost == expected.lost
         assert f"lost {expected.lost[0]:.1f}" in text and "luck" in text
         # a finished game stays finished
@@ -66,6 +66,46 @@ def test_solo_end_sums_up_compares_with_history_and_reviews(tmp_path: Any) -> No
         assert sum(1 for ln in lines if ln.startswith("turn ")) == len(expected.decisions)
         await pilot.press("escape")
         assert app.screen is screen
+
+    drive(app, body)
+
+
+def test_the_review_needs_no_score_distribution_and_its_end_line_comes_back(monkeypatch: Any) -> None:
+    """The end shows no percentile, so the review does not compute the exact score distribution (about
+    40 s the first time per rule set); ``v`` pressed while it runs says so, and the end's line returns."""
+    import threading
+
+    from pasch.tui import _game
+
+    release = threading.Event()
+    asked: list[Any] = []
+
+    def slow_review(log: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("percentile", True))
+        assert release.wait(30)
+        return review(log, **kwargs)
+
+    monkeypatch.setattr(_game, "review", slow_review)
+    session = Session.new("yacht", parse_seats("Ada"), seed=5)
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, SheetGameScreen)
+        while not session.match.finished:
+            await pilot.press("space", "enter")
+        await pilot.pause()
+        await pilot.press("v")  # before the review is ready
+        assert screen.message == "Reviewing your play…"
+        assert screen.review is None and app.screen is screen
+        release.set()
+        await settle(app, pilot)
+        assert asked == [False]
+        assert screen.review is not None and screen.review.beats is None
+        assert screen.message.startswith(f"Game over. Your total: {session.match.state.total(0)}")
+        assert "(v: review" in screen.message
+        await pilot.press("v")
+        assert isinstance(app.screen, ReviewScreen)
 
     drive(app, body)
 

@@ -191,7 +191,9 @@ class GameScreen(Screen[None]):
         """Review the finished game with the exact solver, off the event loop."""
         worker = get_current_worker()
         try:
-            result: Review | None = review(self.session.match.log)
+            # No percentile: the end of the game does not show it, and its exact score distribution costs
+            # about 40 s of CPU the first time per rule set (the review itself about a second).
+            result: Review | None = review(self.session.match.log, percentile=False)
             note = ""
         except PaschError as exc:
             result, note = None, _("No review: {reason}").format(reason=exc)
@@ -202,7 +204,7 @@ class GameScreen(Screen[None]):
         self.review = result
         self.review_note = note or self.review_note
         self.refresh_bindings()
-        self.refresh_view()
+        self.game_over()  # the end's line again, over "Reviewing your play…" if v was pressed meanwhile
 
     def action_review(self) -> None:
         """Open the move-by-move review of the finished game."""
