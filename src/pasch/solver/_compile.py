@@ -128,7 +128,7 @@ def signature(name: str) -> tuple[Any, ...]:
         "_rows": (r3, i, i, i, i, T, f2),
         "_legal": (i, i, T, n2, n1, n1),
         "_stops": (f2, i, n2, n1, n1, T, f3),
-        "_turn": (f3, f2, f2, i, i, T, f3),
+        "_turn": (f3, f2, f2, f2, i, i, T, f3),
         "_expect": (f2, f2, f3, i, i, T, d1),
         "_rebase": (f2, i, i, T, f1),
         "_rows_many": (r3, l1, l1, l1, i, T, f2, f1),

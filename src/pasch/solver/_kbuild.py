@@ -51,6 +51,7 @@ def _solve_layer(V, R, masks, tops, lo, hi_end, T, th, n_threads):
     X = np.empty((T.row_box.shape[0], W), V.dtype)
     stop = np.empty((T.n_sharp, n_rolls, W), V.dtype)
     A = np.empty((T.keep_add.shape[0], W), V.dtype)
+    M = np.empty((T.n_small, W), V.dtype)
     Sv = np.empty((n_rolls, W), V.dtype)
     acc = np.empty(W, np.float64)
     base = np.empty(W, V.dtype)
@@ -81,7 +82,7 @@ def _solve_layer(V, R, masks, tops, lo, hi_end, T, th, n_threads):
         _rows(R, mask, flag, np.int64(0), L, T, X)
         _rebase(X, L, mask, T, base)
         _stops(X, L, legal, nlegal, ctxg, T, stop)
-        _turn(stop, A, Sv, L, T.stages, T, save)
+        _turn(stop, A, M, Sv, L, T.stages, T, save)
         _expect(A, Sv, stop, L, T.stages, T, acc)
         dst = V[mask, flag]
         for j in range(L):

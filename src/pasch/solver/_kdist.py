@@ -22,7 +22,7 @@ from pasch.solver._kparts import _decide, _legal, _rebase, _rows, _stops, _turn
 
 
 @njit(cache=True, nogil=True)
-def _solve_turn(V, mask, flag, T, X, stop, A, Sv, base, save, legal, nlegal, ctxg):
+def _solve_turn(V, mask, flag, T, X, stop, A, M, Sv, base, save, legal, nlegal, ctxg):
     """Solve one turn of ``(mask, flag)`` for every upper total: fills ``X`` (rebased) and ``save``.
 
     Args:
@@ -33,6 +33,7 @@ def _solve_turn(V, mask, flag, T, X, stop, A, Sv, base, save, legal, nlegal, ctx
         X: output next-state rows ``[row, upper]``.
         stop: scratch ``[sharp, roll, upper]``.
         A: scratch ``[keep, upper]``.
+        M: scratch ``[keep, upper]`` (see :func:`~pasch.solver._kparts._turn`).
         Sv: scratch ``[roll, upper]``.
         base: scratch ``[upper]``.
         save: output keep values ``[t, keep, upper]``.
@@ -48,7 +49,7 @@ def _solve_turn(V, mask, flag, T, X, stop, A, Sv, base, save, legal, nlegal, ctx
     _rows(V, mask, flag, np.int64(0), W, T, X)
     _rebase(X, W, mask, T, base)
     _stops(X, W, legal, nlegal, ctxg, T, stop)
-    _turn(stop, A, Sv, W, T.stages, T, save)
+    _turn(stop, A, M, Sv, W, T.stages, T, save)
 
 
 @njit(cache=True, nogil=True)
@@ -169,6 +170,7 @@ def _forward(V, T, mask0, flag0, u0, max_gain, out):
     X = np.empty((n_rows, W), V.dtype)
     stop = np.empty((T.n_sharp, n_rolls, W), V.dtype)
     A = np.empty((n_keeps, W), V.dtype)
+    M = np.empty((T.n_small, W), V.dtype)
     Sv = np.empty((n_rolls, W), V.dtype)
     base = np.empty(W, V.dtype)
     save = np.empty((max(stages, 1), n_keeps, W), V.dtype)
@@ -210,7 +212,7 @@ def _forward(V, T, mask0, flag0, u0, max_gain, out):
                 mf = key // W
                 mask = mf // n_flags
                 flag = mf % n_flags
-                _solve_turn(V, mask, flag, T, X, stop, A, Sv, base, save, legal, nlegal, ctxg)
+                _solve_turn(V, mask, flag, T, X, stop, A, M, Sv, base, save, legal, nlegal, ctxg)
                 while q < n_cur and c_key[order[q]] // W == mf:
                     sl = order[q]
                     u = c_key[sl] % W

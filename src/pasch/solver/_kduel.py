@@ -70,7 +70,7 @@ def _duel_games(
     n_dice = T.n_dice
     thr = T.thr
     stages = np.int64(T.stages)
-    X, stop, A, Sv, save, base, legal, nlegal, ctxg = _scratch(V, stages, T)
+    X, stop, A, M, Sv, save, base, legal, nlegal, ctxg = _scratch(V, stages, T)
     W = _win_scratch(T64)
     legal_row = np.empty(n, np.int32)
     width = surv.shape[1]
@@ -103,7 +103,7 @@ def _duel_games(
                 _opp_weights(surv, sscale, rows1, offs1, scores[1], w, cum)
                 _win_turn(theta, tscale, tsidx, mask, flag, u, scores[0], w, cum, scores[1], stages, T64, W)
             else:
-                _situation(V, mask, flag, u, stages, T, X, stop, A, Sv, save, base, legal, nlegal, ctxg)
+                _situation(V, mask, flag, u, stages, T, X, stop, A, M, Sv, save, base, legal, nlegal, ctxg)
             for f in range(faces):
                 counts[f] = 0
             kept = 0
@@ -194,9 +194,9 @@ def _duel_decide(V, T, theta, tscale, tsidx, surv, sscale, ssidx, T64, seat, mas
         _win_turn(theta, tscale, tsidx, mask, flag, u, totals[0], w, cum, totals[1], stages, T64, W)
         box, keep, _v, _c = _win_decide(mask, u, roll, t, s, T64, W)
         return box, keep
-    X, stop, A, Sv, save, base, legal, nlegal, ctxg = _scratch(V, stages, T)
+    X, stop, A, M, Sv, save, base, legal, nlegal, ctxg = _scratch(V, stages, T)
     legal_row = np.empty(n, np.int32)
-    _situation(V, mask, flag, u, stages, T, X, stop, A, Sv, save, base, legal, nlegal, ctxg)
+    _situation(V, mask, flag, u, stages, T, X, stop, A, M, Sv, save, base, legal, nlegal, ctxg)
     box, keep, _v, _c = _decide(
         X, save, 0, mask, flag, roll, t, s, T.tier, T.rowsel, T.cval, T.grp, T.y_box,
         T.group_match, T.rsub, T.n_rsub, legal_row,

@@ -53,6 +53,7 @@ def _best_many(V, masks, flags, uppers, rolls, rolls_left, sharps, T, out_box, o
     Xp = np.empty((n_rows, LANES), V.dtype)
     stop = np.empty((T.n_sharp, n_rolls, LANES), V.dtype)
     A = np.empty((n_keeps, LANES), V.dtype)
+    M = np.empty((T.n_small, LANES), V.dtype)
     Sv = np.empty((n_rolls, LANES), V.dtype)
     base = np.empty(LANES, V.dtype)
     save = np.empty((max(stages, 1), n_keeps, LANES), V.dtype)
@@ -67,7 +68,7 @@ def _best_many(V, masks, flags, uppers, rolls, rolls_left, sharps, T, out_box, o
         block_stages = np.int64(0)  # not a literal: _turn is compiled for int64 stages, once for every kernel
         for j in range(L):
             block_stages = max(block_stages, rolls_left[lo + j])
-        _turn(stop, A, Sv, L, block_stages, T, save)
+        _turn(stop, A, M, Sv, L, block_stages, T, save)
         for j in range(L):
             q = lo + j
             s = 1 if sharps[q] and n_sharp == 2 else 0
@@ -112,6 +113,7 @@ def _simulate_many(V, n_games, seed, T, out, th, n_threads):
     Xp = np.empty((n_rows, LANES), V.dtype)
     stop = np.empty((T.n_sharp, n_rolls, LANES), V.dtype)
     A = np.empty((n_keeps, LANES), V.dtype)
+    M = np.empty((T.n_small, LANES), V.dtype)
     Sv = np.empty((n_rolls, LANES), V.dtype)
     base = np.empty(LANES, V.dtype)
     save = np.empty((max(stages, 1), n_keeps, LANES), V.dtype)
@@ -139,7 +141,7 @@ def _simulate_many(V, n_games, seed, T, out, th, n_threads):
         for _turn_no in range(n):
             _rows_many(V, masks, flags, us, L, T, X, base)
             _stops_many(X, Xp, L, masks, flags, T, stop, legal_row)
-            _turn(stop, A, Sv, L, stages, T, save)
+            _turn(stop, A, M, Sv, L, stages, T, save)
             for j in range(L):
                 rng = rngs[j]
                 mask = masks[j]

@@ -129,7 +129,7 @@ def _turn1(stop, A, Sv, stages, T, save):
 
 
 @njit(cache=True, inline="always")
-def _situation(V, mask, flag, u, rolls_left, T, X, stop, A, Sv, save, base, legal, nlegal, ctxg):
+def _situation(V, mask, flag, u, rolls_left, T, X, stop, A, M, Sv, save, base, legal, nlegal, ctxg):
     """One turn at one upper total: rows ``X[:, 0]``, legal boxes, ``stop[s, r, 0]``, ``save[t, keep, 0]``.
 
     Values are relative to ``base[0]``, as in the table build.
@@ -144,6 +144,7 @@ def _situation(V, mask, flag, u, rolls_left, T, X, stop, A, Sv, save, base, lega
         X: output next-state rows ``[row, 1]``.
         stop: output best entries ``[sharp, roll, 1]``.
         A: scratch ``[keep, 1]``.
+        M: scratch ``[keep, 1]`` (see :func:`~pasch.solver._kparts._turn`).
         Sv: scratch ``[roll, 1]``.
         save: output keep values ``[t, keep, 1]``.
         base: output ``[1]``: the row the values are relative to.
@@ -160,7 +161,7 @@ def _situation(V, mask, flag, u, rolls_left, T, X, stop, A, Sv, save, base, lega
     _legal(mask, yclass, T, legal, nlegal, ctxg)
     if rolls_left > 0:  # with no roll left only the throw on the table matters
         _stops(X, one, legal, nlegal, ctxg, T, stop)
-        _turn(stop, A, Sv, one, rolls_left, T, save)
+        _turn(stop, A, M, Sv, one, rolls_left, T, save)
 
 
 @njit(cache=True, inline="always")
@@ -179,13 +180,14 @@ def _scratch(V, rolls_left, T):
     X = np.empty((T.row_box.shape[0], 1), V.dtype)
     stop = np.empty((T.n_sharp, n_rolls, 1), V.dtype)
     A = np.empty((n_keeps, 1), V.dtype)
+    M = np.empty((T.n_small, 1), V.dtype)
     Sv = np.empty((n_rolls, 1), V.dtype)
     save = np.empty((max(rolls_left, 1), n_keeps, 1), V.dtype)
     base = np.empty(1, V.dtype)
     legal = np.empty((n_groups, n), np.int32)
     nlegal = np.empty(n_groups, np.int32)
     ctxg = np.empty(n_groups, np.int32)
-    return X, stop, A, Sv, save, base, legal, nlegal, ctxg
+    return X, stop, A, M, Sv, save, base, legal, nlegal, ctxg
 
 
 @njit(cache=True)
@@ -205,8 +207,8 @@ def _option_values(V, mask, flag, u, roll, rolls_left, sharp, T, box_out, keep_o
         keep_out: output per keep: the value of keeping those dice and throwing the rest
             (meaningful for sub-keeps of ``roll``; NaN with no roll left).
     """
-    X, stop, A, Sv, save, base, legal, nlegal, ctxg = _scratch(V, rolls_left, T)
-    _situation(V, mask, flag, u, rolls_left, T, X, stop, A, Sv, save, base, legal, nlegal, ctxg)
+    X, stop, A, M, Sv, save, base, legal, nlegal, ctxg = _scratch(V, rolls_left, T)
+    _situation(V, mask, flag, u, rolls_left, T, X, stop, A, M, Sv, save, base, legal, nlegal, ctxg)
     b = np.float64(base[0])
     s = 1 if sharp and T.n_sharp == 2 else 0
     g = T.grp[roll]

@@ -333,12 +333,14 @@ def _stops(X, L, legal, nlegal, ctxg, T, stop):
 
 
 @njit(**_PIECE)
-def _turn(stop, A, Sv, L, stages, T, save):
+def _turn(stop, A, M, Sv, L, stages, T, save):
     """Run ``stages`` keep stages; on return ``A``/``Sv`` hold the throw values with ``stages`` rolls left.
 
     Args:
         stop: best entry of each throw ``[sharp, roll, lane]`` (from :func:`_stops`).
         A: scratch and result ``[keep, lane]``: keep values, full throws last.
+        M: scratch ``[keep, lane]`` with a row for each keep of fewer dice than a full throw: the best
+            of a keep and its sub-keeps.
         Sv: scratch and result ``[roll, lane]``: the value of a sharp throw (``+sharp`` only).
         L: lanes in use.
         stages: keep stages to run (rolls left after the throw on the table).
@@ -349,6 +351,7 @@ def _turn(stop, A, Sv, L, stages, T, save):
     """
     stop = _borrow(stop)
     A = _borrow(A)
+    M = _borrow(M)
     Sv = _borrow(Sv)
     save = _borrow(save)
     T = _borrow(T)
@@ -362,8 +365,6 @@ def _turn(stop, A, Sv, L, stages, T, save):
     n_rolls = stop.shape[1]
     n_keeps = A.shape[0]
     faces = keep_add.shape[1]
-    B_own = np.empty((n_small, A.shape[1]), A.dtype)
-    B = _borrow(B_own)
     for r in range(n_rolls):
         a = A[n_small + r]
         s0 = stop[0, r]
@@ -410,21 +411,21 @@ def _turn(stop, A, Sv, L, stages, T, save):
                     save[t, k, j] = A[k, j]
             if t == stages - 1 and save.shape[0] >= stages:
                 break  # the caller reads the saved keep values only: the last maxima would go unused
-        # B[k]: the best keep of k or of one of its sub-keeps. In a buffer of its own: with the maximum
+        # M[k]: the best keep of k or of one of its sub-keeps. In a buffer of its own: with the maximum
         # written over its own source row (A[k]), LLVM's check that the rows do not overlap failed at
         # run time and every small keep took the scalar loop (the build 20 % slower).
-        b = B[0]
+        b = M[0]
         a = A[0]
         for j in range(L):
             b[j] = a[j]
         for k in range(1, n_small):
-            _submax(B, k, subs, n_sub[k], L, B, k, A[k])
+            _submax(M, k, subs, n_sub[k], L, M, k, A[k])
         for r in range(n_rolls):
             # A full throw: the best of its entry and its keeps (and, sharp, of the sharp entry too).
             k = n_small + r
             if sharp:
-                _submax(B, k, subs, n_sub[k], L, Sv, r, stop[1, r])
-            _submax(B, k, subs, n_sub[k], L, A, k, stop[0, r])
+                _submax(M, k, subs, n_sub[k], L, Sv, r, stop[1, r])
+            _submax(M, k, subs, n_sub[k], L, A, k, stop[0, r])
 
 
 @njit(**_PIECE)

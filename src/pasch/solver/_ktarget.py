@@ -230,6 +230,7 @@ def _target_layer(theta, wid, sidx, keys, lo, hi_end, B, eps, T, th, n_threads):
     n_rolls = T.grp.shape[0]
     stop = np.empty((T.n_sharp, n_rolls, B), theta.dtype)
     A = np.empty((T.keep_add.shape[0], B), theta.dtype)
+    M = np.empty((T.n_small, B), theta.dtype)
     Sv = np.empty((n_rolls, B), theta.dtype)
     acc = np.empty(B, np.float64)
     save = np.empty((0, 1, 1), theta.dtype)
@@ -245,7 +246,7 @@ def _target_layer(theta, wid, sidx, keys, lo, hi_end, B, eps, T, th, n_threads):
         for j0 in range(0, top, B):
             Lb = min(B, top - j0)
             _tstops(theta, 1.0, sidx, mask, flag, u, j0, Lb, legal, nlegal, ctxg, T, stop)
-            _turn(stop, A, Sv, Lb, T.stages, T, save)
+            _turn(stop, A, M, Sv, Lb, T.stages, T, save)
             _expect(A, Sv, stop, Lb, T.stages, T, acc)
             last = _store_lanes(acc, dst, j0, Lb, eps, last)
         for j in range(top, L):
@@ -280,6 +281,7 @@ def _target_options(theta, scale, sidx, mask, flag, u, need, L, roll, rolls_left
     n_keeps = T.keep_add.shape[0]
     stop = np.empty((T.n_sharp, n_rolls, L), np.float64)
     A = np.empty((n_keeps, L), np.float64)
+    M = np.empty((T.n_small, L), np.float64)
     Sv = np.empty((n_rolls, L), np.float64)
     save = np.empty((max(rolls_left, 1), n_keeps, L), np.float64)
     legal = np.empty((n_groups, n), np.int32)
@@ -306,7 +308,7 @@ def _target_options(theta, scale, sidx, mask, flag, u, need, L, roll, rolls_left
             box_out[i, j] = one[s, roll, j]
     if rolls_left > 0:
         _tstops(theta, scale, sidx, mask, flag, u, need, L, legal, nlegal, ctxg, T, stop)
-        _turn(stop, A, Sv, L, rolls_left, T, save)
+        _turn(stop, A, M, Sv, L, rolls_left, T, save)
         for q in range(T.n_rsub[roll]):
             k = T.rsub[roll, q]
             for j in range(L):
@@ -379,6 +381,7 @@ def _survive_layer(V, theta, wid, sidx, keys, lo, hi_end, eps, T, th, n_threads)
     X = np.empty((T.row_box.shape[0], 1), V.dtype)
     stop = np.empty((n_sharp, n_rolls, 1), V.dtype)
     A = np.empty((n_keeps, 1), V.dtype)
+    M = np.empty((T.n_small, 1), V.dtype)
     Sv = np.empty((n_rolls, 1), V.dtype)
     base = np.empty(1, V.dtype)
     save = np.empty((max(stages, 1), n_keeps, 1), V.dtype)
@@ -398,7 +401,7 @@ def _survive_layer(V, theta, wid, sidx, keys, lo, hi_end, eps, T, th, n_threads)
         _rows(V, mask, flag, np.int64(u), 1, T, X)
         _rebase(X, 1, mask, T, base)
         _stops(X, 1, legal, nlegal, ctxg, T, stop)
-        _turn(stop, A, Sv, 1, stages, T, save)
+        _turn(stop, A, M, Sv, 1, stages, T, save)
         for s in range(n_sharp):
             for r in range(n_rolls):
                 box, _k, _v, c = _decide(

@@ -189,14 +189,14 @@ def _win_turn(theta, scale, sidx, mask, flag, u, mine, w, cum, base, stages, T, 
         T: the rule set's tables (float64).
         W: scratch from :func:`_win_scratch`.
     """
-    memo, stop, A, Sv, save, legal, nlegal, ctxg = W
+    memo, stop, A, M, Sv, save, legal, nlegal, ctxg = W
     memo[:] = np.nan
     y_filled = T.y_box >= 0 and (mask >> T.y_box) & 1
     yclass = 0 if not y_filled else 1 + flag
     _legal(mask, yclass, T, legal, nlegal, ctxg)
     _wstops(theta, scale, sidx, mask, flag, u, mine, w, cum, base, legal, nlegal, ctxg, T, memo, stop)
     if stages > 0:
-        _turn(stop, A, Sv, np.int64(1), np.int64(stages), T, save)
+        _turn(stop, A, M, Sv, np.int64(1), np.int64(stages), T, save)
 
 
 @njit(cache=True, nogil=True)
@@ -217,12 +217,13 @@ def _win_scratch(T):
     memo = np.empty((T.row_box.shape[0], gains + max(T.ibonus, 0) + 1), np.float64)
     stop = np.empty((T.n_sharp, n_rolls, 1), np.float64)
     A = np.empty((n_keeps, 1), np.float64)
+    M = np.empty((T.n_small, 1), np.float64)
     Sv = np.empty((n_rolls, 1), np.float64)
     save = np.empty((max(T.stages, 1), n_keeps, 1), np.float64)
     legal = np.empty((n_groups, n), np.int32)
     nlegal = np.empty(n_groups, np.int32)
     ctxg = np.empty(n_groups, np.int32)
-    return memo, stop, A, Sv, save, legal, nlegal, ctxg
+    return memo, stop, A, M, Sv, save, legal, nlegal, ctxg
 
 
 @njit(cache=True, inline="always")
@@ -238,7 +239,7 @@ def _win_decide(mask, u, roll, t, s, T, W):
         T: the rule set's tables.
         W: the scratch :func:`_win_turn` filled.
     """
-    memo, _stop, _A, _Sv, save, legal, nlegal, ctxg = W
+    memo, _stop, _A, _M, _Sv, save, legal, nlegal, ctxg = W
     g = T.grp[roll]
     c = ctxg[g]
     best = NEG
@@ -289,7 +290,7 @@ def _win_options(theta, scale, sidx, mask, flag, u, mine, w, cum, base, roll, ro
     """
     W = _win_scratch(T)
     _win_turn(theta, scale, sidx, mask, flag, u, mine, w, cum, base, rolls_left, T, W)
-    memo, _stop, _A, _Sv, save, legal, nlegal, ctxg = W
+    memo, _stop, _A, _M, _Sv, save, legal, nlegal, ctxg = W
     s = 1 if sharp and T.n_sharp == 2 else 0
     g = T.grp[roll]
     c = ctxg[g]
