@@ -27,10 +27,6 @@ from pasch.rules import RuleSet, get
 from pasch.solver import SlackTable, Solver, cache_dir, table_path
 from web._support import Postgres, find_pg_bin
 
-# The kernels compiled at install (pasch.solver._aot) would answer each process's first build while the
-# JIT's are not compiled: the tests exercise the JIT kernels, and tests/solver/test_solver_aot.py the others.
-os.environ["PASCH_AOT"] = "0"
-
 LOCK_SECONDS = 600.0
 """How long a worker waits for another one to build a table before it fails (the largest takes seconds)."""
 

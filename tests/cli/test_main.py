@@ -90,17 +90,17 @@ print(code, sorted(m for m in ("numba", "pasch.bots", "pasch.storage", "sqlalche
 
 
 @pytest.mark.parametrize(
-    "argv", [["solve", "--rules", "yacht", "--json"], ["simulate", "--rules", "yacht", "--games", "50"]]
+    ("argv", "numba"),
+    [
+        (["solve", "--rules", "yacht", "--json"], False),  # the shipped table
+        (["advise", "--rules", "yatzy", "--dice", "13356", "--rolls-left", "2"], False),  # answered in numpy
+        (["simulate", "--rules", "yacht", "--games", "50"], True),  # the simulation kernel
+    ],
 )
-def test_a_solver_command_imports_only_what_it_needs(
-    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """No storage, bots or terminal app; and no Numba where the kernels compiled at install answer."""
-    from pasch.solver import _aot
-
-    monkeypatch.setenv("PASCH_AOT", "1")  # the tests' own setting is 0 (tests/conftest.py)
+def test_a_solver_command_imports_only_what_it_needs(argv: list[str], numba: bool, tmp_path: Path) -> None:
+    """No storage, bots or terminal app; and no Numba where the shipped table and numpy answer."""
     env = {**os.environ, "PASCH_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", _SOLVE, *argv], env=env, capture_output=True, text=True, timeout=600)
     code, imported = done.stdout.strip().splitlines()[-1].split(" ", 1)
     assert code == "0", done.stderr
-    assert imported == ("[]" if _aot.available() else "['numba']")
+    assert imported == ("['numba']" if numba else "[]")

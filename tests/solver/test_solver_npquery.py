@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,7 +14,6 @@ import pytest
 from pasch.dice import space
 from pasch.rules import RuleSet, get
 from pasch.solver import Solver, build_values
-from pasch.solver import _query as query
 from pasch.solver._kone import _option_values
 from pasch.solver._npquery import option_values
 
@@ -51,11 +54,25 @@ def test_real_rule_sets_float32_tables(rule_id: str) -> None:
     assert _compare(get(rule_id), np.float32, 60, 2) == 60
 
 
-def test_options_use_numpy_until_the_kernel_is_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
-    solver = Solver.load("yahtzee")
-    scores = [3, 6, None, None, None, None, None, None, None, None, None, 50, None]
-    kernel = solver.options(scores, "13356", 2)
-    monkeypatch.setattr(query, "_options_kernel_ready", lambda: False)
-    plain = solver.options(scores, "13356", 2)
-    assert [(o.action_text, o.value) for o in plain] == [(o.action_text, o.value) for o in kernel]
-    assert plain[0].value == max(o.value for o in plain)
+_NUMPY_THEN_KERNEL = """
+from pasch.solver import Solver, warm_up
+from pasch.solver._kone import _option_values
+solver = Solver.load("yahtzee")
+scores = [3, 6, None, None, None, None, None, None, None, None, None, 50, None]
+plain = solver.options(scores, "13356", 2)
+print(len(_option_values.signatures))
+warm_up(("options",))
+kernel = solver.options(scores, "13356", 2)
+print(len(_option_values.signatures))
+print([(o.action_text, o.value) for o in plain] == [(o.action_text, o.value) for o in kernel])
+"""
+
+
+def test_options_use_numpy_until_the_kernel_is_compiled(tmp_path: Path) -> None:
+    """A fresh process answers in numpy (the kernel is not compiled: not even loaded), then, once a
+    long-running process warms the kernel up, with the kernel: the same options and values."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PASCH_CACHE_DIR": str(tmp_path / "tables")}
+    done = subprocess.run(
+        [sys.executable, "-c", _NUMPY_THEN_KERNEL], env=env, capture_output=True, text=True, timeout=600, check=True
+    )
+    assert done.stdout.split() == ["0", "1", "True"]

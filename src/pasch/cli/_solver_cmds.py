@@ -31,35 +31,36 @@ def _rules(text: str) -> RuleSet:
     return rules
 
 
-def _first_use_notice(rules: RuleSet, tasks: tuple[str, ...], force: bool = False) -> bool:
-    """Tell the user (stderr) when the solver's kernels must be compiled first: it happens once.
+@contextmanager
+def _compile_notice(on: bool = True) -> Iterator[None]:
+    """Within this block, a solver kernel that takes long to compile says so once on stderr (if ``on``).
 
-    Returns:
-        Whether the table build compiles first (its progress bar says so until the first layer).
+    Numba compiles a kernel on its first use on an install (then it loads it from its disk cache); the
+    notice comes only when that takes a while (see :func:`pasch.solver.on_compile`).
     """
-    from pasch.solver import compiled, table_path
-
-    needed = list(tasks)
-    if force or not table_path(rules).exists():
-        needed.insert(0, "build")
-    if all(compiled(t) for t in needed):
-        return False
     from pasch.cli._common import err_console
+    from pasch.solver import on_compile
 
-    err_console().print(
-        "pasch: first use of the solver: compiling its kernels (once; later runs load them from Numba's cache)…"
-    )
-    return "build" in needed and not compiled("build")
+    if not on:
+        yield
+        return
+    told: list[str] = []
+
+    def tell(message: str) -> None:
+        if not told:
+            told.append(message)
+            err_console().print(f"pasch: {message} (once; Numba keeps it in its cache)…")
+
+    remove = on_compile(tell)
+    try:
+        yield
+    finally:
+        remove()
 
 
-def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False, tasks: tuple[str, ...] = ()) -> Any:
-    from pasch.solver import compile_ahead, table_path
-
-    compiling = _first_use_notice(rules, tasks, force)
-    if "simulate" in tasks and (force or not table_path(rules).exists()):
-        compile_ahead("simulate")  # in a second process, while this one builds the table
+def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False) -> Any:
     with _gc_paused():
-        return _load_solver(rules, force, show_progress, compiling)
+        return _load_solver(rules, force, show_progress)
 
 
 @contextmanager
@@ -76,8 +77,8 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _load_solver(rules: RuleSet, force: bool, show_progress: bool, compiling: bool) -> Any:
-    from pasch.solver import Solver
+def _load_solver(rules: RuleSet, force: bool, show_progress: bool) -> Any:
+    from pasch.solver import Solver, on_compile
 
     if not show_progress:
         return Solver.load(rules, force=force)
@@ -86,13 +87,19 @@ def _load_solver(rules: RuleSet, force: bool, show_progress: bool, compiling: bo
     solving = f"solving {rules.id}"
     columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
     with Progress(*columns, transient=True, console=console()) as bar:
-        first = "compiling the solver (once)" if compiling else solving
-        task = bar.add_task(first, total=len(rules.categories))
+        task = bar.add_task(solving, total=len(rules.categories))
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, description=solving)
 
-        return Solver.load(rules, force=force, progress=progress)
+        def compiling(message: str) -> None:  # the bar says it instead of a line under it
+            bar.update(task, description=f"{message} (once)")
+
+        remove = on_compile(compiling)
+        try:
+            return Solver.load(rules, force=force, progress=progress)
+        finally:
+            remove()
 
 
 def parse_sheet(rules: RuleSet, text: str) -> list[int | None]:
@@ -132,10 +139,10 @@ def solve_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Build (or load from the cache) the optimal table; print the expected score and the build time."""
-    with guard():
+    with guard(), _compile_notice(on=as_json):  # else the progress bar says it
         rules = _rules(rules_text)
         start = time.perf_counter()
-        solver = _solver(rules, force=force, show_progress=not as_json, tasks=())
+        solver = _solver(rules, force=force, show_progress=not as_json)
         seconds = time.perf_counter() - start
         from pasch.solver import table_path
 
@@ -213,7 +220,7 @@ def advise_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Every option in a situation with its value (expected remaining score), and the best one."""
-    with guard():
+    with guard(), _compile_notice():
         rules = _rules(rules_text)
         from pasch.dice import parse_dice
 
@@ -400,7 +407,7 @@ def simulate_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Play seeded solo games with a bot: mean, sd, se, min, median, max and a histogram."""
-    with guard():
+    with guard(), _compile_notice():
         rules = get(rules_text)
         if bot not in ("optimal", "greedy", "random", "multi", "knaster"):
             raise InvalidActionError(f"--bot {bot!r}: choose optimal, greedy, random, multi or knaster")
@@ -414,7 +421,7 @@ def simulate_cmd(
             games = DEFAULT_GAMES if bot == "optimal" else DEFAULT_GAMES_SLOW
         start = time.perf_counter()
         scores = (
-            _solver(rules, tasks=("simulate",)).simulate(games, seed)
+            _solver(rules).simulate(games, seed)
             if bot == "optimal"
             else _play(rules, bot, games, seed, show_progress=not as_json)
         )
@@ -510,7 +517,7 @@ def duel_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Seeded two-player games between two bots (seats alternate): win rates, ties and 95 % intervals."""
-    with guard():
+    with guard(), _compile_notice():
         from pasch.app import duel
 
         rules = _rules(rules_text)
@@ -564,14 +571,13 @@ def review_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Each decision of a game: what was played, the best option and the expected points lost."""
-    with guard():
+    with guard(), _compile_notice():
         from pasch.app import percentile_cached, review
         from pasch.cli._common import err_console
         from pasch.engine import GameLog
 
         log = GameLog.load(log_path)
         rules = _rules(log.rules)
-        _first_use_notice(rules, ())
         if percentile and not percentile_cached(rules):
             err_console().print(
                 "pasch: computing the exact score distribution of optimal play (once per rule set; then cached)…"

@@ -13,9 +13,6 @@ import numpy as np
 from numba import njit
 
 from pasch.solver._kparts import _borrow, _expect, _legal, _rebase, _rows, _stops, _turn
-from pasch.solver._link import relink
-
-relink("_solve_layer")  # calls its pieces' own machine code, no copy (see _link)
 
 
 @njit(cache=True, nogil=True)

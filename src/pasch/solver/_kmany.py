@@ -13,10 +13,7 @@ import numpy as np
 from numba import njit
 
 from pasch.solver._kparts import _decide, _next_random, _rows_many, _stops_many, _turn
-from pasch.solver._link import relink
 from pasch.solver._prep import LANES
-
-relink("_best_many", "_simulate_many")  # calls its pieces' own machine code, no copy (see _link)
 
 
 @njit(cache=True, nogil=True)

@@ -18,9 +18,6 @@ import numpy as np
 from numba import njit
 
 from pasch.solver._kparts import NEG, _legal, _rebase, _rows, _stops, _turn
-from pasch.solver._link import relink
-
-relink("_option_values", "_best_one")  # calls its pieces' own machine code, no copy (see _link)
 
 
 @njit(cache=True, inline="always")

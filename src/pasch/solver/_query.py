@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -13,6 +14,7 @@ import numpy.typing as npt
 from pasch.dice import parse_dice, space
 from pasch.errors import InvalidActionError
 from pasch.rules import RuleSet, column_totals, get
+from pasch.solver._jit import compiled_for, ensure, jit_disabled
 from pasch.solver._prep import LANES, Prep, Tables, prepare, tables
 from pasch.solver._table import Progress, default_threads, load_or_build, run_threads
 
@@ -68,43 +70,20 @@ def action_text(kind: str, category: str | None, keep: tuple[int, ...] | None) -
     return " ".join(["keep", *(str(d) for d in keep or ())])
 
 
-def _compiled_entry(kernel: Any, args: tuple[Any, ...]) -> Any:
-    """The compiled entry point of a kernel for these arguments' types (compiled or loaded now).
-
-    Calling it skips Numba's typing of the arguments on each call, which for the :class:`Tables` record
-    costs several microseconds: the single-advice path calls it directly. Under ``NUMBA_DISABLE_JIT``
-    the kernel itself.
-    """
-    if getattr(kernel, "py_func", None) is None:
-        return kernel
-    from numba import typeof
-
-    sig = tuple(typeof(a) for a in args)  # type: ignore[no-untyped-call]
-    kernel.compile(sig)
-    return kernel.overloads[sig].entry_point
-
-
-_OPTIONS_ON_DISK: list[bool] = []  # whether Numba's cache held the options kernel, asked once per process
-
-
-def _options_kernel_ready() -> bool:
-    """Whether the options kernel runs without compiling: compiled in this process or in Numba's cache.
+def _options_kernel_ready(solver: Solver) -> bool:
+    """Whether the options kernel is compiled in this process for this solver's types.
 
     When it is not, :meth:`Solver.option_arrays` answers in numpy (the same bits, about 0.5 ms a
     question) rather than making the user wait seconds for a compilation; ``pasch.solver.warm_up``
-    compiles the kernel where a long-running process wants it.
+    compiles the kernel where a long-running process wants it (the web server, the terminal app).
     """
-    from pasch.solver import _kone
-
-    kernel: Any = _kone._option_values
-    if getattr(kernel, "py_func", None) is None or kernel.signatures:
-        return True  # NUMBA_DISABLE_JIT, or compiled in this process
-    if not _OPTIONS_ON_DISK:
-        try:  # Numba's on-disk index of the kernel (empty when missing or stale); private to Numba
-            _OPTIONS_ON_DISK.append(bool(kernel._cache._cache_file._load_index()))
-        except Exception:
-            _OPTIONS_ON_DISK.append(False)
-    return _OPTIONS_ON_DISK[0]
+    kone = sys.modules.get("pasch.solver._kone")  # not imported: not compiled (and Numba stays unimported)
+    if kone is None:
+        return jit_disabled()
+    kernel = kone._option_values
+    if getattr(kernel, "py_func", None) is None:
+        return True  # NUMBA_DISABLE_JIT: the kernel is plain Python
+    return bool(kernel.signatures) and compiled_for(kernel, solver._option_args)
 
 
 class Solver:
@@ -119,7 +98,7 @@ class Solver:
         self.values = values
         self.build_seconds = build_seconds
         self.from_cache = False
-        self._best_entry: Any = None
+        self._best_ready = False
 
     @classmethod
     def load(
@@ -144,6 +123,10 @@ class Solver:
     @property
     def tables(self) -> Tables:
         """The kernels' record of this rule set in the table's dtype."""
+        return self._tables
+
+    @cached_property
+    def _tables(self) -> Tables:
         return tables(self.prep, self.values.dtype)
 
     # -- states ---------------------------------------------------------------------------------
@@ -243,18 +226,26 @@ class Solver:
             InvalidActionError: bad dice, rolls left, sheet, or a full sheet.
         """
         key, r, _, sh = self._situation(scores, dice, rolls_left, sharp)
-        if not _options_kernel_ready():  # the same numbers without compiling (see _npquery)
+        if not _options_kernel_ready(self):  # the same numbers without compiling (see _npquery)
             from pasch.solver._npquery import option_values
 
             return option_values(self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, self.tables)
         return self._kernel_options(key, r, rolls_left, sh)
 
+    @property
+    def _option_args(self) -> tuple[Any, ...]:
+        """Arguments of the options kernel of the types every question passes (for compiling it)."""
+        boxes = np.empty(self.prep.n_boxes, np.float64)
+        keeps = np.empty(self.prep.keep_add.shape[0], np.float64)
+        return (self.values, 0, 0, 0, 0, 1, False, self.tables, boxes, keeps)
+
     def _kernel_options(
         self, key: StateKey, r: int, rolls_left: int, sh: bool
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """:meth:`option_arrays` by the Numba kernel (compiled on its first call if not cached)."""
+        """:meth:`option_arrays` by the Numba kernel (compiled first if it is not)."""
         from pasch.solver._kone import _option_values
 
+        ensure(_option_values, self._option_args)
         boxes = np.empty(self.prep.n_boxes, np.float64)
         keeps = np.empty(self.prep.keep_add.shape[0], np.float64)
         _option_values(self.values, key.mask, key.flag, key.upper, r, rolls_left, sh, self.tables, boxes, keeps)
@@ -338,18 +329,15 @@ class Solver:
 
         ``roll`` indexes the dice space's throws. Nothing is checked: use :meth:`state_key` first.
         """
-        args = (self.values, int(key.mask), int(key.flag), int(key.upper), int(roll), int(rolls_left), bool(sharp))
-        entry = self._best_entry
-        if entry is None:
-            entry = self._best_entry = _compiled_entry(self._best_one, (*args, self.tables))
-        box, keep, value = entry(*args, self.tables)
-        return int(box), int(keep), float(value)
-
-    @cached_property
-    def _best_one(self) -> Any:
         from pasch.solver._kone import _best_one
 
-        return _best_one
+        t = self._tables
+        args = (self.values, int(key.mask), int(key.flag), int(key.upper), int(roll), int(rolls_left), bool(sharp), t)
+        if not self._best_ready:
+            ensure(_best_one, args)
+            self._best_ready = True
+        box, keep, value = _best_one(*args)
+        return int(box), int(keep), float(value)
 
     # -- batches --------------------------------------------------------------------------------
     def values_batch(self, masks: IntArray, flags: IntArray, uppers: IntArray) -> npt.NDArray[np.float64]:
@@ -385,6 +373,7 @@ class Solver:
         from pasch.solver._kmany import _best_many
 
         n_threads = min(n_threads, max(1, -(-m // LANES)))
+        ensure(_best_many, (self.values, *arrays, self.tables, out_box, out_keep, out_value, 0, 1))
         run_threads(_best_many, n_threads, self.values, *arrays, self.tables, out_box, out_keep, out_value)
         return out_box, out_keep, out_value
 
@@ -399,16 +388,9 @@ class Solver:
         out = np.zeros(games, np.int64)
         if games == 0:
             return out
-        from pasch.solver import _aot
-        from pasch.solver._compile import wait_for
+        from pasch.solver._kmany import _simulate_many
 
-        # Compiled at install, it answers without Numba (see _aot); else the JIT kernel.
-        kernel = _aot.kernel("simulate_many", (self.values, games, seed, self.tables, out, 0, 1))
-        if kernel is None:
-            from pasch.solver._kmany import _simulate_many
-
-            kernel = _simulate_many
-            wait_for("_simulate_many")  # if a second process is compiling it (pasch.solver.compile_ahead)
+        ensure(_simulate_many, (self.values, games, seed, self.tables, out, 0, 1))
         n_threads = max(1, min(threads or default_threads(), default_threads(), -(-games // LANES)))
-        run_threads(kernel, n_threads, self.values, games, seed, self.tables, out)
+        run_threads(_simulate_many, n_threads, self.values, games, seed, self.tables, out)
         return out

@@ -1,5 +1,8 @@
 """Building the value table and keeping it in the user cache directory.
 
+A rule set's table comes from the cache directory when a valid file is there, else from the tables the
+package ships (the catalogue's base rule sets, see ``_shipped``), else it is built and stored.
+
 A table file is a ``.npy`` array (memory-mapped on load) with a JSON sidecar that names the rule set
 (canonical text), the solver version, shape, dtype and a CRC-32 of the data. A file whose sidecar is
 missing, unreadable or disagrees, or whose data does not match its checksum, is rebuilt; one that is
@@ -33,6 +36,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pasch.rules import RuleSet
+from pasch.solver import _shipped
+from pasch.solver._jit import ensure, ready_to_build
 from pasch.solver._prep import Prep, prepare, tables
 
 __all__ = [
@@ -64,7 +69,7 @@ def default_threads() -> int:
 
     Read as Numba's configuration reads it, not with ``numba.get_num_threads()``, which would start
     Numba's threading layer that these kernels do not use; and without importing Numba when it is not
-    imported yet (a build by the kernels compiled at install never imports it).
+    imported yet (a process answering from a shipped table in numpy never imports it).
     """
     numba = sys.modules.get("numba")
     if numba is not None:
@@ -110,8 +115,7 @@ def new_values(
     """A rule set's table of zeros, for a build to fill, and a read-only view of the same memory.
 
     The build's kernel writes the one and reads the other (see ``_kbuild._solve_layer``); the view has the
-    type of a loaded table as well, so the kernels compiled at install are described with these two
-    (``_aot.sample_args``).
+    type of a loaded table as well, so the kernels that read tables are compiled once for both.
     """
     values = np.zeros((1 << p.n_boxes, p.n_flags, p.lanes), dtype=dtype)
     reads = values.view()
@@ -141,33 +145,22 @@ def build_values(
     Raises:
         RuleSetError: a rule set the solver does not handle (multi-column, announced, Knaster).
     """
+    from pasch.solver._kbuild import _solve_layer
+
     p = rules if isinstance(rules, Prep) else prepare(rules)
     n = p.n_boxes
     values, reads = new_values(p, dtype)
     t = tables(p, dtype)
-    from pasch.solver import _aot, _compile
-
     args = (values, reads, p.masks, p.hi)
-    # Compiled at install, it answers without Numba (see _aot); else the JIT kernel.
-    kernel = _aot.kernel("solve_layer", (*args, 0, 0, t, 0, 1))
-    if kernel is None:
-        from pasch.solver._kbuild import _solve_layer
-
-        kernel = _solve_layer
-        if np.dtype(dtype) == np.float32 and not _compile.ready("_solve_layer"):
-            # First build on this install: the other pieces compile in a second process meanwhile.
-            _compile.compile_in_background("build")
-            _compile.compile_kernels(_compile.mine())
-            for name in _compile.BUILD_PIECES:
-                _compile.wait_for(name)
-
+    if np.dtype(dtype) == np.float32:
+        ready_to_build((*args, 0, 0, t, 0, 1))
+    else:
+        ensure(_solve_layer, (*args, 0, 0, t, 0, 1))
     n_threads = max(1, min(threads or default_threads(), default_threads()))
     for done, layer in enumerate(range(n - 1, -1, -1)):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
         if hi > lo:
-            # One thread while a second process compiles (what this process calls next): both cores busy.
-            threads_now = 1 if _compile.second_running() else n_threads
-            run_threads(kernel, min(threads_now, hi - lo), *args, lo, hi, t)
+            run_threads(_solve_layer, min(n_threads, hi - lo), *args, lo, hi, t)
         if progress is not None:
             progress(done + 1, n)
     return values
@@ -368,8 +361,11 @@ def load_or_build(
     p = prepare(rules)
     path = table_path(rules)
     meta = {"rules": rules.id, "version": SOLVER_VERSION}
+    shape = (1 << p.n_boxes, p.n_flags, p.lanes)
     if use_cache and not force:
-        values = load_array(path, meta, (1 << p.n_boxes, p.n_flags, p.lanes), np.float32)
+        values = load_array(path, meta, shape, np.float32)
+        if values is None:
+            values = _shipped.load(rules, shape, SOLVER_VERSION)
         if values is not None:
             return values, True, 0.0
     start = time.perf_counter()

@@ -1,0 +1,83 @@
+"""Compiling the kernels (``pasch.solver._jit``): a notice only for a slow compilation, nothing for a compiled kernel."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from pasch.solver import Solver, _jit, on_compile
+from pasch.solver._kone import _option_values
+
+
+def test_a_compiled_kernel_is_not_compiled_again_and_tells_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    solver = Solver.load("yacht")
+    _jit.ensure(_option_values, solver._option_args)  # compiled (or loaded) now, whatever it took
+    monkeypatch.setattr(_jit, "NOTICE_AFTER", 0.0)  # any compilation from here on would be told at once
+    heard: list[str] = []
+    remove = on_compile(heard.append)
+    try:
+        before = list(_option_values.signatures)
+        _jit.ensure(_option_values, solver._option_args)
+        assert _option_values.signatures == before
+    finally:
+        remove()
+    assert heard == []
+
+
+def test_a_slow_block_is_told_once_to_every_listener_and_a_quick_one_never(monkeypatch: pytest.MonkeyPatch) -> None:
+    told = threading.Event()
+    heard: list[str] = []
+
+    def listener(message: str) -> None:
+        heard.append(message)
+        told.set()
+
+    remove = on_compile(listener)
+    try:
+        monkeypatch.setattr(_jit, "NOTICE_AFTER", 0.0)
+        with _jit._notice("compiling the solver's test kernel"):
+            assert told.wait(60), "the notice never came"  # the block outlasts the notice's delay
+        monkeypatch.setattr(_jit, "NOTICE_AFTER", 3600.0)
+        with _jit._notice("never told"):
+            pass
+    finally:
+        remove()
+    assert heard == ["compiling the solver's test kernel"]
+
+
+def test_a_removed_listener_hears_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[str] = []
+    on_compile(heard.append)()  # added and removed at once
+    monkeypatch.setattr(_jit, "NOTICE_AFTER", 0.0)
+    _jit._tell("compiling")
+    assert heard == []
+
+
+@pytest.mark.parametrize(
+    ("setting", "cores", "load", "pays"),
+    [
+        ("1", 2, 9.0, True),
+        ("0", 2, 0.0, False),
+        ("", 2, 0.5, True),
+        ("", 2, 1.6, False),
+        ("1", 1, 0.0, False),
+    ],
+)
+def test_a_second_compiling_process_only_where_a_core_is_free(
+    monkeypatch: pytest.MonkeyPatch, setting: str, cores: int, load: float, pays: bool
+) -> None:
+    monkeypatch.setenv("PASCH_COMPILE_PROCESS", setting)
+    monkeypatch.setattr(_jit.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(_jit.os, "getloadavg", lambda: (load, load, load))
+    assert _jit.second_pays() is pays
+
+
+def test_compiled_for_tells_the_types_apart() -> None:
+    solver = Solver.load("yacht")
+    _jit.ensure(_option_values, solver._option_args)
+    assert _jit.compiled_for(_option_values, solver._option_args)
+    args = list(solver._option_args)
+    args[-1] = np.empty(args[-1].shape, np.float32)  # another dtype: another compilation
+    assert not _jit.compiled_for(_option_values, tuple(args))
