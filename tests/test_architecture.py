@@ -82,6 +82,20 @@ def test_the_check_catches_a_private_import(tmp_path: Path) -> None:
     assert "pasch.i18n._" not in targets
     assert _owner("pasch.engine._state.GameState") == "pasch.engine"
     assert _owner("pasch.rules") == "pasch.rules"
+    probe.write_text("from pasch import __version__\nfrom pasch import bots\n", encoding="utf-8")
+    assert _front_door_names(probe) == [(1, "__version__")]  # a subpackage is no front-door name
+
+
+def _front_door_names(path: Path) -> list[tuple[int, str]]:
+    """Names a file takes from ``pasch`` itself that are not subpackages (``from pasch import __version__``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        (node.lineno, a.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "pasch" and node.level == 0
+        for a in node.names
+        if not _is_module(f"pasch.{a.name}")
+    ]
 
 
 LAYERS = {
@@ -93,20 +107,22 @@ LAYERS = {
     "pasch.storage": {"pasch.dice", "pasch.rules", "pasch.engine"},
     "pasch.app": {"pasch.dice", "pasch.rules", "pasch.engine", "pasch.solver", "pasch.bots", "pasch.storage"},
 }
-"""What each lower package may import (besides pasch.errors, pasch.i18n and pasch._lazy, the lazy re-exports);
-the interfaces may import all."""
+"""What each lower package may import (besides pasch.errors, pasch.i18n, pasch._version and pasch._lazy, the lazy
+re-exports); the interfaces may import all. No lower package imports the front door ``pasch`` itself."""
 
 
 @pytest.mark.parametrize("package", sorted(LAYERS))
 def test_imports_flow_one_way(package: str) -> None:
-    allowed = LAYERS[package] | {package, "pasch.errors", "pasch.i18n", "pasch._lazy"}
+    allowed = LAYERS[package] | {package, "pasch.errors", "pasch.i18n", "pasch._lazy", "pasch._version"}
     bad: list[str] = []
     for path in _modules():
         me = _name(path)
         if me != package and not me.startswith(package + "."):
             continue
+        for line, name in _front_door_names(path):  # the front door sits above every layer
+            bad.append(f"{path.relative_to(ROOT.parent)}:{line} imports {name} from the package front door")
         for line, target in _imports(path):
-            if not target.startswith("pasch.") or target == "pasch.__version__":
+            if not target.startswith("pasch."):
                 continue
             top = ".".join(target.split(".")[:2])
             if top not in allowed:

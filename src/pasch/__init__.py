@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
-
-from pasch._lazy import lazy_exports  # after the version, which modules may read
+from pasch._lazy import lazy_exports
+from pasch._version import __version__
 
 if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on first use
     from pasch.app import (

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from pasch._version import __version__
 from pasch.dice import DiceSource, SeededDice
 from pasch.engine._actions import Action, Throw
 from pasch.engine._protocol import State
@@ -34,8 +35,6 @@ MAX_LOG_BYTES = 16 * 1024 * 1024
 
 
 def _engine_version() -> str:
-    from pasch import __version__
-
     return __version__
 
 

@@ -28,7 +28,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pasch import __version__
+from pasch._version import __version__
 from pasch.errors import PaschError
 from pasch.rules import BASES
 from pasch.rules import get as get_rules

@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
 
-from pasch import __version__
+from pasch._version import __version__
 from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind, win_applies
 from pasch.app import Seat as AppSeat
 from pasch.engine import Action, GameLog, GameState, State, Throw, new_game
