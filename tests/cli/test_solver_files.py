@@ -139,4 +139,3 @@ def test_a_first_compilation_says_so_once(tmp_path: Path) -> None:
     assert len(lines) == 1, done.stderr
     assert "(once; Numba keeps it in its cache)" in lines[0]
     assert "mean" in done.stdout
-

@@ -60,7 +60,6 @@ __all__ = ["MultiColumnBot"]
 
 F64 = npt.NDArray[np.float64]
 _NEG = -1e18
-_NEVER = 1 << 20
 
 
 class _Column:
@@ -91,7 +90,7 @@ class _Column:
         ob = np.array(open_boxes, np.int64)
         ctx, grp = self.solver.contexts(mask, flag)
         tiers = p.tier[ctx[:, None], grp[:, None], ob[None, :]]
-        legal = (tiers == tiers.min(axis=1, keepdims=True)) & (tiers < _NEVER)
+        legal = (tiers == tiers.min(axis=1, keepdims=True)) & (tiers < p.NEVER)
         s_idx = np.arange(p.n_sharp)[:, None, None]
         r_idx = np.arange(self.n_rolls)[None, :, None]
         sel = (ctx[None, :, None], s_idx, r_idx, ob[None, None, :])
@@ -221,7 +220,9 @@ class MultiColumnBot(Bot):
         most = int(factor * (rules.n_columns - 1) * len(rules.categories))
         key = (rules.id, order, most)
         if key not in self._slacks:
-            self._slacks[key] = self._column(rules, order).solver.slack_table(most)
+            from pasch.solver import slack_table
+
+            self._slacks[key] = slack_table(self._column(rules, order).solver, most)
         return self._slacks[key]
 
     def _slack_entries(

@@ -7,23 +7,21 @@ not find it in its disk cache, and loads it from there after that.
 
 :func:`ensure` compiles (or loads) a kernel for its arguments' types before the solver calls it, and when
 that takes longer than :data:`NOTICE_AFTER` seconds it tells the listeners registered with
-:func:`on_compile` (the command line prints one line, the terminal app a notification).
-:func:`ready_to_build` does it for the table build, whose first compilation on an install is shared with a
-second process when a core is free (``_compiler``). Nothing here changes Numba or the process: no patched
-classes, no environment variables.
+:func:`on_compile` (the command line prints one line, the terminal app a notification). The table
+build's first compilation on an install is shared with a second process when a core is free
+(``_compiler``). Nothing here changes Numba or the process: no patched classes, no environment variables.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["NOTICE_AFTER", "compiled_for", "ensure", "jit_disabled", "on_compile", "ready_to_build", "second_pays"]
+__all__ = ["NOTICE_AFTER", "compiled_for", "ensure", "jit_disabled", "notice", "on_compile"]
 
 NOTICE_AFTER = 0.5
 """Seconds a compilation (or a load from Numba's cache) may take before the listeners hear of it."""
@@ -77,66 +75,12 @@ def ensure(kernel: Any, args: tuple[Any, ...]) -> None:
         return
     from numba import typeof
 
-    with _notice(f"compiling the solver's {kernel.__name__.lstrip('_')} kernel"):
+    with notice(f"compiling the solver's {kernel.__name__.lstrip('_')} kernel"):
         kernel.compile(tuple(typeof(a) for a in args))  # type: ignore[no-untyped-call]
 
 
-def second_pays() -> bool:
-    """Whether a second compiling process pays: ``PASCH_COMPILE_PROCESS=1`` always (with two cores or
-    more), ``0`` never, unset when a core looks free (the one-minute load average below the cores minus
-    one half). On a busy machine the second process's start and the contention ate what it saved."""
-    cores = os.cpu_count() or 1
-    wanted = os.environ.get("PASCH_COMPILE_PROCESS", "")
-    if cores < 2 or wanted == "0" or jit_disabled():
-        return False
-    try:
-        return wanted == "1" or os.getloadavg()[0] < cores - 0.5
-    except (AttributeError, OSError):  # no load average on this platform
-        return False
-
-
-def ready_to_build(args: tuple[Any, ...]) -> None:
-    """Compile (or load) the table build's kernel for a float32 build's ``args``, on two cores the first time.
-
-    Numba's cache is probed with the smallest piece (its ``stats`` tell a load from a compilation): a
-    compilation means a first build on this install, and when :func:`second_pays` a second process
-    compiles some pieces (``_compiler``) while this one compiles the others.
-    """
-    from pasch.solver._kbuild import _solve_layer
-
-    if compiled_for(_solve_layer, args):
-        return
-    from pasch.solver import _compiler, _kparts
-
-    with _notice("compiling the solver's table build"):
-        if second_pays():
-            sig = _compiler.piece_types("_rebase")
-            _kparts._rebase.compile(sig)
-            if _kparts._rebase.stats.cache_misses[sig]:
-                _share(_compiler, _kparts)
-        ensure(_solve_layer, args)
-
-
-def _share(compiler: Any, kparts: Any) -> None:
-    try:
-        second = subprocess.Popen(
-            [sys.executable, "-m", "pasch.solver._compiler", *compiler.PIECES],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-    except OSError:  # no interpreter to start (an embedded Python): this process compiles them all
-        return
-    try:
-        for name in ("_turn", "_legal"):
-            getattr(kparts, name).compile(compiler.piece_types(name))
-        second.wait(timeout=600)
-    except subprocess.TimeoutExpired:
-        second.kill()
-
-
 @contextmanager
-def _notice(message: str) -> Iterator[None]:
+def notice(message: str) -> Iterator[None]:
     """Tell the listeners ``message`` if the block takes longer than :data:`NOTICE_AFTER` seconds."""
     timer = threading.Timer(NOTICE_AFTER, _tell, (message,))
     timer.daemon = True

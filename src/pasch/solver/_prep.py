@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -61,7 +61,8 @@ class Prep:
         is_upper: per box, 1 for upper-section boxes.
         grp: per roll, 0 for a throw that is not all alike, else 1 + the index of its face group.
         group_match: per group, the upper box matching the five-alike face (-1: none; group 0: -1).
-        tier: ``[ctx, group, box]`` tier of each box; legal boxes are the open ones of least tier.
+        tier: ``[ctx, group, box]`` tier of each box; legal boxes are the open ones of least tier
+            (:data:`NEVER`: never legal in that context).
         rowsel: ``[ctx, sharp, roll, box]`` which next-state row the entry uses.
         cval: ``[ctx, sharp, roll, box]`` points added on top of that row.
         total: ``[ctx, sharp, roll, box]`` points the entry pays (box value plus extra points).
@@ -103,6 +104,8 @@ class Prep:
     grp: I32
     group_match: I32
     tier: I32
+    NEVER: ClassVar[int] = NEVER
+    """The tier of a box that is never legal (the module's :data:`NEVER`, for readers of :attr:`tier`)."""
     rowsel: I32
     cval: I32
     total: I32

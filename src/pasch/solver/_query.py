@@ -178,16 +178,6 @@ class Solver:
         matched = (gm >= 0) & ((mask >> np.maximum(gm, 0)) & 1).astype(bool)
         return yclass * 2 + matched.astype(np.int64), grp
 
-    def slack_table(self, max_slack: int, *, use_cache: bool = True) -> Any:
-        """The slack table of this fixed-order column (:func:`pasch.solver.slack_table`).
-
-        Raises:
-            RuleSetError: the column has no fixed order.
-        """
-        from pasch.solver._slack import slack_table
-
-        return slack_table(self, max_slack, use_cache=use_cache)
-
     @cached_property
     def _possible(self) -> list[frozenset[int]]:
         pts = self.prep.points

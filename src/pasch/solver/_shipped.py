@@ -6,7 +6,7 @@ so the planes compress a third better than the table) and compressed with xz. ``
 names each file's rule set, shape, SHA-256 of the table's bytes, expected score, and the solver
 version and command that wrote it. A table is used only when its manifest entry is for this solver
 version and its bytes match the checksum; otherwise the solver builds the table as for any other rule
-set, and a :class:`~pasch.solver.CacheWarning` says why.
+set (``_table`` warns with a :class:`~pasch.solver.CacheWarning` when a shipped file is damaged).
 
 ``python tools/ship_tables.py`` (in the repository) builds the tables again with the kernels and writes
 the files and the manifest; a test checks, in the slow step, that the shipped bytes equal a fresh build.
@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import lzma
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -64,59 +63,49 @@ def _digest(values: npt.NDArray[Any]) -> str:
     return hashlib.sha256(np.ascontiguousarray(values).astype("<f4", copy=False).tobytes()).hexdigest()
 
 
-def load(rules: RuleSet, shape: tuple[int, ...], version: int) -> npt.NDArray[np.float32] | None:
-    """The shipped table of a rule set, read-only, or None when none is shipped for it and this solver version.
+def load(rules: RuleSet, shape: tuple[int, ...], version: int) -> tuple[npt.NDArray[np.float32] | None, str]:
+    """The shipped table of a rule set (read-only), or None and why not.
 
-    A shipped file that is missing, unreadable or does not match its checksum gives a
-    :class:`~pasch.solver.CacheWarning` and None (the caller builds the table).
+    Returns:
+        ``(table, "")``; ``(None, "")`` when none is shipped for this rule set, solver version and shape;
+        ``(None, reason)`` when the shipped file is missing, unreadable or does not match its checksum.
     """
     book = manifest()
     entry = book.get("tables", {}).get(rules.id)
     if not isinstance(entry, dict) or book.get("solver_version") != version or entry.get("shape") != list(shape):
-        return None
+        return None, ""
     try:
         values = _unplane(lzma.decompress((DIRECTORY / str(entry["file"])).read_bytes()), shape)
     except (OSError, ValueError, KeyError, lzma.LZMAError) as exc:
-        _warn(rules, f"it cannot be read ({exc})")
-        return None
+        return None, f"it cannot be read ({exc})"
     if _digest(values) != entry.get("sha256"):
-        _warn(rules, "its data does not match its checksum")
-        return None
+        return None, "its data does not match its checksum"
     values.flags.writeable = False
-    return values
+    return values, ""
 
 
-def _warn(rules: RuleSet, why: str) -> None:
-    from pasch.solver._table import CacheWarning
+def write(built: dict[str, npt.NDArray[np.float32]], version: int, directory: Path = DIRECTORY) -> dict[str, Any]:
+    """Write built tables (by canonical rule-set text) and their manifest into ``directory``.
 
-    warnings.warn(f"shipped table of {rules.id}: {why}; building it", CacheWarning, stacklevel=4)
-
-
-def write(names: tuple[str, ...] = SHIPPED, directory: Path = DIRECTORY) -> dict[str, Any]:
-    """Build the tables of ``names`` with the kernels and write them and their manifest into ``directory``.
+    ``tools/ship_tables.py`` builds them with the kernels and calls this.
 
     Returns:
         The manifest written.
     """
     import numba
 
-    from pasch.rules import get
-    from pasch.solver._table import SOLVER_VERSION, build_values
-
     directory.mkdir(parents=True, exist_ok=True)
     tables: dict[str, Any] = {}
-    for name in names:
-        rules = get(name)
-        values = build_values(rules, np.float32)
-        file = f"{name}.f32.xz"
+    for rules_id, values in built.items():
+        file = f"{rules_id}.f32.xz"
         (directory / file).write_bytes(lzma.compress(_planes(values), preset=9 | lzma.PRESET_EXTREME))
-        tables[rules.id] = {
+        tables[rules_id] = {
             "file": file,
             "shape": list(values.shape),
             "sha256": _digest(values),
             "expected": round(float(values[0, 0, 0]), 6),
         }
-    book = {"solver_version": SOLVER_VERSION, "command": COMMAND, "numba": numba.__version__, "tables": tables}
+    book = {"solver_version": version, "command": COMMAND, "numba": numba.__version__, "tables": tables}
     (directory / "MANIFEST.json").write_text(json.dumps(book, indent=1) + "\n", encoding="utf-8")
     _MANIFEST.clear()
     return book

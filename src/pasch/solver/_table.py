@@ -37,7 +37,8 @@ import numpy.typing as npt
 
 from pasch.rules import RuleSet
 from pasch.solver import _shipped
-from pasch.solver._jit import ensure, ready_to_build
+from pasch.solver._compiler import ready_to_build
+from pasch.solver._jit import ensure
 from pasch.solver._prep import Prep, prepare, tables
 
 __all__ = [
@@ -365,7 +366,9 @@ def load_or_build(
     if use_cache and not force:
         values = load_array(path, meta, shape, np.float32)
         if values is None:
-            values = _shipped.load(rules, shape, SOLVER_VERSION)
+            values, problem = _shipped.load(rules, shape, SOLVER_VERSION)
+            if problem:
+                warnings.warn(f"shipped table of {rules.id}: {problem}; building it", CacheWarning, stacklevel=2)
         if values is not None:
             return values, True, 0.0
     start = time.perf_counter()
