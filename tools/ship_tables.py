@@ -1,8 +1,6 @@
-"""Write the value tables that pasch ships (``src/pasch/solver/tables``), built with the solver's kernels.
+"""``python tools/ship_tables.py [RULES ...]``: build and write the tables pasch ships (src/pasch/solver/tables).
 
-Run ``python tools/ship_tables.py [RULES ...]`` (default: every catalogue base rule set) after a change that
-changes the tables (and bumps ``SOLVER_VERSION``); ``tests/solver/test_solver_shipped.py`` checks, in the
-slow step, that the shipped bytes equal a fresh build.
+Run it after a change of the tables (bump ``SOLVER_VERSION`` too); a slow test checks the shipped bytes.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Compiling the kernels (``pasch.solver._jit``, ``_compiler``): a notice for a slow compilation only; two cores."""
+"""Compiling the kernels (``pasch.solver._jit``): a notice for a slow compilation only; a first build on two cores."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pasch.solver import Solver, _compiler, _jit, on_compile
+from pasch.solver import Solver, _jit, on_compile
 from pasch.solver._kone import _option_values
 
 
@@ -73,9 +73,9 @@ def test_a_second_compiling_process_only_where_a_core_is_free(
     monkeypatch: pytest.MonkeyPatch, setting: str, cores: int, load: float, pays: bool
 ) -> None:
     monkeypatch.setenv("PASCH_COMPILE_PROCESS", setting)
-    monkeypatch.setattr(_compiler.os, "cpu_count", lambda: cores)
-    monkeypatch.setattr(_compiler.os, "getloadavg", lambda: (load, load, load))
-    assert _compiler.second_pays() is pays
+    monkeypatch.setattr(_jit.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(_jit.os, "getloadavg", lambda: (load, load, load))
+    assert _jit.second_pays() is pays
 
 
 def test_compiled_for_tells_the_types_apart() -> None:
@@ -89,12 +89,12 @@ def test_compiled_for_tells_the_types_apart() -> None:
 
 _FIRST_BUILD = """
 from pasch.rules import get
-from pasch.solver import _compiler, _kparts, build_values
+from pasch.solver import _jit, _kparts, build_values
 
 values = build_values(get("yahtzee+forced"))
 for name in ("_rows", "_stops", "_expect", "_turn", "_legal", "_rebase"):
     kernel = getattr(_kparts, name)
-    sig = _compiler.piece_types(name)
+    sig = _jit.piece_types(name)
     print(name, kernel.signatures == [sig], kernel.stats.cache_hits[sig], kernel.stats.cache_misses[sig])
 print("expected", round(float(values[0, 0, 0]), 4))
 """
@@ -109,7 +109,7 @@ def test_a_first_build_shares_its_compilation_with_a_second_process(tmp_path: Pa
         [sys.executable, "-c", _FIRST_BUILD], env=env, capture_output=True, text=True, timeout=900, check=True
     )
     rows = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()}
-    for name in _compiler.PIECES:
+    for name in _jit.PIECES:
         assert rows[name] == ["True", "1", "0"], (name, rows[name])  # loaded from the second process's cache
     for name in ("_turn", "_legal", "_rebase"):
         assert rows[name] == ["True", "0", "1"], (name, rows[name])  # compiled here

@@ -1,16 +1,13 @@
 # ruff: noqa: N803  (V: the value table, as in the kernels)
 """Every option's value in one situation, in plain numpy: the first answer that needs no compiling.
 
-Private. :func:`option_values` computes what the Numba kernel ``_kone._option_values`` computes, with
-the same float operations in the same order, so both give the same bits (the tests compare them). It
-is for a process whose Numba cache does not hold that kernel yet: a first ``pasch advise`` with the
-table cached answers in well under a second instead of compiling for several seconds. A one-lane
-question is small (462 keeps, 252 throws), so numpy's per-call overhead (about 0.5 ms in all) does
-not matter there; once the kernel is compiled (in this process or in Numba's cache) the solver uses it.
-
-Vectorised by keep size: inside one keep stage a keep of ``d`` dice reads only keeps of ``d + 1``
-dice (the mean over the faces) or ``d - 1`` dice (the running maximum), so all keeps of one size are
-computed together, sizes in the order the kernel's loops reach them.
+Private. :func:`option_values` computes what the Numba kernel ``_kone._option_values`` computes, with the
+same float operations in the same order: the same bits (the tests compare them). The solver uses it until
+that kernel is compiled in the process, so a first ``pasch advise`` needs no compiling; a one-lane question
+is small, so numpy's overhead (about 0.5 ms in all) does not matter. Vectorised by keep size: in a keep
+stage a keep of ``d`` dice reads only keeps of ``d + 1`` dice (the mean over the faces) or ``d - 1`` dice
+(the running maximum), so all keeps of one size are computed together, in the order the kernel's loops
+reach them.
 """
 
 from __future__ import annotations

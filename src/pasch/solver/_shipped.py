@@ -1,15 +1,11 @@
 """Value tables shipped in the package: a catalogue rule set's first answer compiles nothing.
 
-Private. The package carries the value table of every base rule set of the catalogue (``tables/``):
-its float32 bytes split into four byte planes (the exponent bytes of neighbouring values are alike,
-so the planes compress a third better than the table) and compressed with xz. ``tables/MANIFEST.json``
-names each file's rule set, shape, SHA-256 of the table's bytes, expected score, and the solver
-version and command that wrote it. A table is used only when its manifest entry is for this solver
-version and its bytes match the checksum; otherwise the solver builds the table as for any other rule
-set (``_table`` warns with a :class:`~pasch.solver.CacheWarning` when a shipped file is damaged).
-
-``python tools/ship_tables.py`` (in the repository) builds the tables again with the kernels and writes
-the files and the manifest; a test checks, in the slow step, that the shipped bytes equal a fresh build.
+Private. ``tables/`` holds the table of each base rule set of the catalogue: its float32 bytes in four
+byte planes (neighbouring values share exponent bytes: a third smaller compressed), xz-compressed.
+``tables/MANIFEST.json`` gives each file's rule set, shape, SHA-256 of the table's bytes and expected
+score, and the solver version and command that wrote it (``python tools/ship_tables.py``; a slow test
+checks that the shipped bytes equal a fresh build). A table is used only for its solver version and
+checksum; else the solver builds it (``_table`` warns when a shipped file is damaged).
 """
 
 from __future__ import annotations
@@ -28,13 +24,9 @@ from pasch.rules import RuleSet
 __all__ = ["DIRECTORY", "SHIPPED", "load", "manifest", "write"]
 
 DIRECTORY = Path(__file__).parent / "tables"
-"""Where the shipped tables live in the package."""
-
 SHIPPED = ("kniffel", "yahtzee", "kniffel-classic", "yatzy", "yacht")
 """The rule sets whose tables are shipped: the catalogue's single-column base rule sets."""
-
 COMMAND = "python tools/ship_tables.py"
-"""The command that writes the shipped tables (recorded in the manifest)."""
 
 _MANIFEST: list[dict[str, Any]] = []
 
@@ -85,13 +77,7 @@ def load(rules: RuleSet, shape: tuple[int, ...], version: int) -> tuple[npt.NDAr
 
 
 def write(built: dict[str, npt.NDArray[np.float32]], version: int, directory: Path = DIRECTORY) -> dict[str, Any]:
-    """Write built tables (by canonical rule-set text) and their manifest into ``directory``.
-
-    ``tools/ship_tables.py`` builds them with the kernels and calls this.
-
-    Returns:
-        The manifest written.
-    """
+    """Write built tables (by canonical rule-set text) and their manifest into ``directory``; returns the manifest."""
     import numba
 
     directory.mkdir(parents=True, exist_ok=True)

@@ -37,8 +37,7 @@ import numpy.typing as npt
 
 from pasch.rules import RuleSet
 from pasch.solver import _shipped
-from pasch.solver._compiler import ready_to_build
-from pasch.solver._jit import ensure
+from pasch.solver._jit import ensure, ready_to_build
 from pasch.solver._prep import Prep, prepare, tables
 
 __all__ = [
