@@ -1,36 +1,33 @@
 """Cold start: each first command on a fresh install, against yatzy-solver's build in the same run.
 
 Run ``python bench/coldstart.py``. Every measured command runs in a fresh process with an empty Numba
-cache (``NUMBA_CACHE_DIR``) and an empty table cache (``PASCH_CACHE_DIR``), so it pays for compiling
-its kernels and building its table, as a newcomer's first command does:
+cache (``NUMBA_CACHE_DIR``) and an empty table cache (``PASCH_CACHE_DIR``), as a newcomer's first command
+does. A catalogue rule set's value table comes with the package (``pasch.solver._shipped``), and the
+options of a situation are answered in numpy until their kernel is compiled, so the first ``advise``,
+hint and ``review`` compile nothing; ``solve --force`` compiles the table build (on two cores when one is
+free: ``PASCH_COMPILE_PROCESS``), and ``simulate`` the simulation kernel. The commands (targets as ratios
+to yatzy-solver's build, issue 24):
 
-* ``pasch solve --rules yahtzee``;
-* ``pasch advise`` of a yahtzee situation;
-* ``pasch simulate --rules yahtzee --games 1000 --bot optimal``;
-* ``pasch review`` of a small saved game (a solo yahtzee game played by the greedy bot);
-* the first hint of ``pasch play``: :func:`pasch.tui._hints.compute_hints` in a fresh process, the
-  code path the terminal game's hint panel runs;
-* ``pasch advise`` once more with the table already cached (Numba cache still empty);
-* ``solve``, ``advise`` and ``simulate`` once more with ``PASCH_AOT=0`` ("JIT only"): without the
-  kernels that ``pip install`` compiled ahead of time (``pasch.solver._aot``), as on an install whose
-  build could not compile them; they then compile Numba's JIT kernels first.
-
-A fresh install holds the table build and the simulation compiled ahead of time (the wheel's build hook
-compiles them); those answer the first build and simulation of a process on one thread while Numba's
-cache is empty. The header says whether this install has them.
+* ``pasch advise`` of a yahtzee situation (<= 0.5);
+* the first hint of ``pasch play``: :func:`pasch.tui._hints.compute_hints` in a fresh process, the code
+  path the terminal game's hint panel runs (<= 0.5);
+* ``pasch review`` of a small saved game (a solo yahtzee game played by the greedy bot) (<= 0.5);
+* ``pasch solve --rules yahtzee --force`` (<= 1.5);
+* ``pasch simulate --rules yahtzee --games 1000 --bot optimal`` (<= 2.0);
+* without targets: ``solve`` (the shipped table), the first ``advise`` of a rule set the package does not
+  ship (``yatzy+upward``: its table is built first), and ``solve --force`` compiling on one core
+  (``PASCH_COMPILE_PROCESS=0``).
 
 In the same run yatzy-solver 1.0.0 (the Rust solver on PyPI, as in ``bench/solver.py``) builds
 ``american+forced-joker`` in a fresh process; its build time (measured inside that process) is the
-yardstick of the ratios. Last, one more fresh process, compiling on one core (``PASCH_COMPILE_PROCESS=0``),
-times the compilation of every Numba kernel (Numba's own compile timers, per dispatcher and signature)
-and each first call. The commands themselves run as a user's would: with a second compiling process
-when a core is free, unless ``PASCH_COMPILE_PROCESS`` says otherwise.
+yardstick of the ratios. Last, one more fresh process, compiling on one core, times the compilation of
+every Numba kernel (Numba's own compile timers, per dispatcher and signature) and each first call.
 
 pasch's bytecode is written first, as ``pip install`` does (only Numba's and the table cache are empty).
 Times are wall-clock seconds of the whole process, one run each (``--repeat`` takes the best of several).
 On a shared machine they are noisy; the ratios within one run are what matters. Beside them, the CPU
 seconds of each process (user + system, ``resource.getrusage(RUSAGE_CHILDREN)``): far less noisy when
-other work shares the cores, and the compile cost proper (Numba compiles on one thread).
+other work shares the cores, and the compile cost proper.
 """
 
 from __future__ import annotations
@@ -49,7 +46,7 @@ from pathlib import Path
 
 from _pyc import byte_compile_package  # bench/, the script's directory
 
-TARGETS = {"solve": 1.0, "simulate": 1.0, "advise": 0.5}
+TARGETS = {"advise": 0.5, "first hint (play)": 0.5, "review": 0.5, "solve --force": 1.5, "simulate": 2.0}
 
 _YS_BUILD = """
 import time, yatzy_solver as ys
@@ -82,7 +79,7 @@ def step(name, fn):
     steps[name] = (time.perf_counter() - t, time.process_time() - c)
 
 holder = {}
-step("table build (yahtzee)", lambda: holder.setdefault("s", Solver.load("yahtzee")))
+step("table build (yahtzee)", lambda: holder.setdefault("s", Solver.load("yahtzee", force=True)))
 s = holder["s"]
 step("options (advise)", lambda: s.options([None] * 13, "13356", 2))
 step("best_index", lambda: s.best_index(StateKey(0, 0, 0), 3, 2, True))
@@ -151,14 +148,10 @@ def _small_game(path: Path) -> None:
     path.write_text(game.log.to_json(), encoding="utf-8")
 
 
-def _aot_status() -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", "from pasch.solver import _aot; print(_aot.available())"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return "present" if done.stdout.strip() == "True" else "absent (or PASCH_AOT=0)"
+def _numba_version() -> str:
+    import numba
+
+    return str(numba.__version__)
 
 
 def main() -> None:
@@ -177,17 +170,16 @@ def main() -> None:
         advise = [*pasch, "advise", "--rules", "yahtzee", "--dice", "13356", "--rolls-left", "2"]
         advise_sheet = [*advise, "--sheet", "ones=3 twos=6 yahtzee=50"]
         simulate = [*pasch, "simulate", "--rules", "yahtzee", "--games", "1000", "--bot", "optimal"]
-        jit = {"PASCH_AOT": "0"}
-        commands: list[tuple[str, list[str], bool, dict[str, str]]] = [
-            ("solve", solve, False, {}),
-            ("advise", advise_sheet, False, {}),
-            ("simulate", simulate, False, {}),
-            ("review", [*pasch, "review", str(log)], False, {}),
-            ("first hint (play)", [sys.executable, "-c", _HINT], False, {}),
-            ("advise, table cached", advise, True, {}),
-            ("solve, JIT only", solve, False, jit),
-            ("advise, JIT only", advise_sheet, False, jit),
-            ("simulate, JIT only", simulate, False, jit),
+        not_shipped = [*pasch, "advise", "--rules", "yatzy+upward", "--dice", "13356", "--rolls-left", "2"]
+        commands: list[tuple[str, list[str], dict[str, str]]] = [
+            ("advise", advise_sheet, {}),
+            ("first hint (play)", [sys.executable, "-c", _HINT], {}),
+            ("review", [*pasch, "review", str(log)], {}),
+            ("solve --force", [*solve, "--force"], {}),
+            ("simulate", simulate, {}),
+            ("solve (shipped table)", solve, {}),
+            ("advise, table not shipped", not_shipped, {}),
+            ("solve --force, one core", [*solve, "--force"], {"PASCH_COMPILE_PROCESS": "0"}),
         ]
         results: dict[str, float] = {}
         cpus: dict[str, float] = {}
@@ -202,14 +194,10 @@ def main() -> None:
                 ys_cpu = min(ys_cpu, _CPU["last"]) if ys_cpu == ys_cpu else _CPU["last"]
             except SystemExit as exc:
                 print(f"yatzy-solver not run: {str(exc).splitlines()[0]}; pip install yatzy-solver==1.0.0")
-            for name, cmd, table_cached, extra in commands:
-                root = work / f"{name.replace(' ', '_').replace(',', '')}-{rep}"
+            for name, cmd, extra in commands:
+                root = work / f"{''.join(ch if ch.isalnum() else '_' for ch in name)}-{rep}"
                 root.mkdir()
                 env = {**_fresh_env(root), **extra}
-                if table_cached:
-                    subprocess.run(solve, env=env, capture_output=True, check=True)
-                    shutil.rmtree(env["NUMBA_CACHE_DIR"])
-                    Path(env["NUMBA_CACHE_DIR"]).mkdir()
                 seconds, _ = _timed(cmd, env, work)
                 results[name] = min(results.get(name, seconds), seconds)
                 cpus[name] = min(cpus.get(name, _CPU["last"]), _CPU["last"])
@@ -217,8 +205,8 @@ def main() -> None:
         second = os.environ.get("PASCH_COMPILE_PROCESS", "") or "unset: when a core is free"
         print(f"cores: {os.cpu_count()}, load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         print("Each command in a fresh process with empty Numba and table caches (one run; shared machine: noisy).")
-        print(f"Second compiling process (PASCH_COMPILE_PROCESS): {second}.")
-        print(f"Kernels compiled at install (pasch.solver._aot): {_aot_status()}; 'JIT only': PASCH_AOT=0.")
+        print(f"Second compiling process of a first build (PASCH_COMPILE_PROCESS): {second}.")
+        print(f"Numba {_numba_version()}; the catalogue's tables are shipped with the package.")
         print()
         w = max(len("pasch " + n) for n in results) + 1
         print(f"{'first command':<{w}} {'seconds':>8} {'/ ys build':>11} {'CPU s':>7}  target")
@@ -238,7 +226,7 @@ def main() -> None:
             root.mkdir()
             # Every kernel compiled in this one process (no second process filling the cache), so that
             # each has its own compile timer.
-            env = {**_fresh_env(root), "PASCH_COMPILE_PROCESS": "0", "PASCH_AOT": "0"}
+            env = {**_fresh_env(root), "PASCH_COMPILE_PROCESS": "0"}
             _, out = _timed([sys.executable, "-c", _KERNELS], env, work)
             data = json.loads(out.strip().splitlines()[-1])
             print()

@@ -4,13 +4,9 @@ Run ``python bench/solver.py [--quick]``. Every kernel is called once before tim
 compilation (or loading of its on-disk cache) is excluded; table builds skip the table cache but
 include the preparation of the rule set's arrays. Times are wall-clock, best of ``--repeat`` runs.
 
-Builds and simulation run as a user's would: with the kernels compiled at install where this install
-has them (``pasch.solver._aot``), and the rows marked "JIT" with Numba's JIT kernels
-(``_aot.jit_only``), so that both are measured. The header says which answers by default.
-
 If ``yatzy-solver`` (a Rust solver on PyPI) is installed, its builds of ``american+forced-joker`` and
-``yatzy-scandinavian`` are timed on the same machine and the ratios printed, for both paths; the whole
-``pasch solve --force`` process too, as installed and with ``PASCH_AOT=0`` (Numba's cache warm).
+``yatzy-scandinavian`` are timed on the same machine and the ratios printed; the whole ``pasch solve
+--force`` process too (Numba's cache warm; ``bench/coldstart.py`` times the first commands).
 """
 
 from __future__ import annotations
@@ -27,7 +23,7 @@ import numpy as np
 
 from _pyc import byte_compile_package  # bench/, the script's directory
 from pasch.rules import get
-from pasch.solver import Solver, _aot, build_values, prepare, warm_up
+from pasch.solver import Solver, build_values, prepare, warm_up
 from pasch.solver._table import default_threads
 
 BUILDS = [
@@ -109,33 +105,19 @@ def main() -> None:
 
     byte_compile_package()  # the whole-process runs below start as an installed package's would
     print(f"cores: {os.cpu_count()}, solver threads: {default_threads()}, load: {os.getloadavg()[0]:.1f}")
-    aot = _aot.available()
-    print(f"builds and simulation by default: {'kernels compiled at install' if aot else 'JIT (no module)'}")
-    with _aot.jit_only():  # compile (or load) every JIT kernel, those the module answers too
-        warm_up(("build", "options", "best", "batch", "simulate"))
+    warm_up(("build", "options", "best", "batch", "simulate"))  # compiled (or loaded): not timed
     rows: list[tuple[str, str, str]] = []
     mine: dict[str, float] = {}
-    jit: dict[str, float] = {}
     for rid in BUILDS[:2] if args.quick else BUILDS:
         seconds, value = build_seconds(rid, args.repeat)
         mine[rid] = seconds
         target = f" (target <= {TARGETS[rid]} s)" if rid in TARGETS else ""
         rows.append((f"build {rid}", f"{seconds:.3f} s{target}", f"expected {value:.4f}"))
-    if aot:
-        with _aot.jit_only():
-            for rid in BUILDS[:2]:
-                jit[rid], value = build_seconds(rid, args.repeat)
-                rows.append((f"build {rid}, JIT", f"{jit[rid]:.3f} s", f"expected {value:.4f}"))
 
     solver = Solver.load("yahtzee")
     solver.simulate(100, seed=1)
     ours_sim = best_of(lambda: solver.simulate(args.games, seed=2), 1)
     rows.append(("simulate yahtzee, optimal", f"{args.games / ours_sim:,.0f} games/s", "target >= 100,000"))
-    jit_sim = ours_sim
-    if aot:
-        with _aot.jit_only():
-            jit_sim = best_of(lambda: solver.simulate(args.games, seed=2), 1)
-        rows.append(("simulate yahtzee, optimal, JIT", f"{args.games / jit_sim:,.0f} games/s", ""))
 
     masks, flags, uppers, rolls, left, sharps = random_situations(solver, 20_000)
     from pasch.solver import StateKey
@@ -169,11 +151,9 @@ def main() -> None:
             rows.append((f"yatzy-solver build {theirs}", f"{seconds:.3f} s", f"pasch {ours} is {ratio:.1f}x faster"))
         theirs_build = ys_build["american+forced-joker"]
         target = RATIO_TARGETS["build"]
-        for label, times in (("", mine), (", JIT", jit)):
-            if "yahtzee" in times:
-                ratio = times["yahtzee"] / theirs_build
-                mark = f"target <= {target} {_ok(ratio <= target)}"
-                rows.append((f"ratio: in-process build{label}", f"{ratio:.3f}", mark))
+        if "yahtzee" in mine:
+            ratio = mine["yahtzee"] / theirs_build
+            rows.append(("ratio: in-process build", f"{ratio:.3f}", f"target <= {target} {_ok(ratio <= target)}"))
         # Whole processes: `pasch solve --force` (Numba's cache warm, table rebuilt) against a fresh
         # Python process that imports yatzy-solver and builds the same game.
         with tempfile.TemporaryDirectory() as tmp:
@@ -182,22 +162,11 @@ def main() -> None:
             pasch_cmd = [exe, "solve", "--rules", "yahtzee", "--force", "--json"]
             whole_process(pasch_cmd, env)  # fills Numba's cache if it was empty
             ours_s = min(whole_process(pasch_cmd, env) for _ in range(args.repeat))
-            jit_s = float("nan")
-            if aot:  # the same with Numba's JIT kernels (from its cache)
-                jit_env = {**env, "PASCH_AOT": "0"}
-                whole_process(pasch_cmd, jit_env)
-                jit_s = min(whole_process(pasch_cmd, jit_env) for _ in range(args.repeat))
             theirs_s = min(whole_process([sys.executable, "-c", _YS_PROCESS], env) for _ in range(1))
         target = RATIO_TARGETS["process"]
         rows.append(("pasch solve --force (whole process)", f"{ours_s:.3f} s", f"yatzy-solver's {theirs_s:.3f} s"))
         ratio = ours_s / theirs_s
         rows.append(("ratio: whole process", f"{ratio:.3f}", f"target <= {target} {_ok(ratio <= target)}"))
-        if aot:
-            ratio = jit_s / theirs_s
-            rows.append(("pasch solve --force, PASCH_AOT=0", f"{jit_s:.3f} s", "Numba's JIT kernels, from its cache"))
-            rows.append(
-                ("ratio: whole process, PASCH_AOT=0", f"{ratio:.3f}", f"target <= {target} {_ok(ratio <= target)}")
-            )
         game = ys.Solver.build(ys.Variant("american+forced-joker"))
         game.simulate(1000, 1)
         theirs_sim = best_of(lambda: game.simulate(args.games, 2), 1)
@@ -206,10 +175,8 @@ def main() -> None:
         rows.append(
             ("yatzy-solver simulate", f"{args.games / theirs_sim:,.0f} games/s", f"pasch {ours_rate:,.0f} games/s")
         )
-        for label, seconds in [("", ours_sim)] + ([(", JIT", jit_sim)] if aot else []):
-            speed = theirs_sim / seconds
-            mark = f"target >= {target:.0f}x {_ok(speed >= target)}"
-            rows.append((f"ratio: simulation speed{label}", f"{speed:.1f}x", mark))
+        speed = theirs_sim / ours_sim
+        rows.append(("ratio: simulation speed", f"{speed:.1f}x", f"target >= {target:.0f}x {_ok(speed >= target)}"))
     else:
         rows.append(("yatzy-solver", "not installed", "pip install yatzy-solver==1.0.0 to compare"))
 

@@ -153,8 +153,8 @@ def review(
         win: in a game of two to eight players, also each decision's probability of winning before and
             after it (needs the rule set's threshold table: built once, minutes for the big rule sets).
         percentile: for a finished game, :attr:`Review.beats` from the exact score distribution of
-            optimal play: True computes it if need be (once per rule set, then cached: about 40 s of
-            CPU for ``yahtzee``), None only when it is cached already, False never.
+            optimal play: True computes it if need be (once per rule set, then cached; far longer than
+            the review itself), None only when it is cached already, False never.
 
     Raises:
         RuleSetError: the log's rules have no exact solver (several columns, Knaster).

@@ -146,7 +146,7 @@ regression, column tables with a fourth throw, an announcement margin of +-10, a
 the four best entries, larger slack factors (1.0 starves the free column), a table of the announced column
 played alone (box chosen after the first throw; exact without extra points, checked against a plain
 recursive reference; 950.9 +- 7.2 against 954.5 +- 7.3 over 1,000 games; see the git history), and
-slack levels for the free column too (the solver's kernel with a "pass" floor, 0.4 s per level; kniffel-3
+slack levels for the free column too (the solver's kernel with a "pass" floor, one build per level; kniffel-3
 707.3 +- 6.7 and 703.9 +- 6.6 for factors 0.7 and 0.4 against 711.7 +- 6.5 without)."""
 
 

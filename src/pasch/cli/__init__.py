@@ -59,12 +59,12 @@ def main(argv: list[str] | None = None) -> None:
     """
     if argv is None:
         # The console script: what the imports made lives as long as the process, so the cyclic
-        # garbage collector need not walk it again on every full collection (0.02-0.03 s of a
-        # solver command).
+        # garbage collector need not walk it again on every full collection (a measurable share of a
+        # short solver command).
         gc.freeze()
         # This process only (a script's own process is its own business): LLVM's level 1 compiles the
-        # solver's kernels in about a sixth less time than Numba's default 3, and they run as fast and
-        # give the same bits (no fast-math: no level reorders a float operation). See bench/coldstart.py.
+        # solver's kernels faster than Numba's default 3, and they run as fast and give the same bits
+        # (no fast-math: no level reorders a float operation). bench/coldstart.py measures it.
         os.environ.setdefault("NUMBA_OPT", "1")
     _load(sys.argv[1:] if argv is None else argv)
     try:
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         if argv is None:
             # The console script, about to exit: the interpreter's last garbage collection would walk
-            # every object Numba and the command made (0.15 s after a solver command); it skips frozen
+            # every object Numba and the command made (longer than a short command itself); it skips frozen
             # ones. Not for callers in a process that goes on (tests, scripts passing ``argv``).
             gc.freeze()
 

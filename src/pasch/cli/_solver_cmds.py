@@ -66,8 +66,8 @@ def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False) ->
 @contextmanager
 def _gc_paused() -> Iterator[None]:
     """The cyclic garbage collector off for a while (as it was after): loading kernels from Numba's
-    cache and building a table make many objects, few of them garbage, and a first ``pasch solve``
-    spent 0.02-0.03 s in collections."""
+    cache and building a table make many objects, few of them garbage, and collecting them is pure
+    overhead for a short command."""
     was = gc.isenabled()
     gc.disable()
     try:

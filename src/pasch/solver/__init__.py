@@ -125,8 +125,8 @@ def warm_up(tasks: tuple[str, ...] = ("build",)) -> None:
 
     Every rule set's tables have the same types, so the kernels are compiled on tiny tables (``yacht``
     and ``yacht+forced``) and then serve every rule set. ``options`` need no
-    compiling to answer (numpy answers, about 0.5 ms a question, until the kernel is compiled in the
-    process; then about 0.1 ms), so the default is the build only; a long-running process (the web
+    compiling to answer (numpy answers until the kernel is compiled in the process, then the kernel,
+    several times faster), so the default is the build only; a long-running process (the web
     server, the terminal app) asks for ``options`` too.
 
     Args:

@@ -23,7 +23,7 @@ def _solve_layer(V, R, masks, tops, lo, hi_end, T, th, n_threads):
     Args:
         V: the value table ``V[mask, flag, upper]``; the layer's rows are written.
         R: ``V`` again, read-only (a view): the next layers are read through it, so that ``_rows`` is
-            compiled once, for the read-only tables that the queries read too (0.3-0.6 s less compiling
+            compiled once, for the read-only tables that the queries read too (less compiling
             for a process that builds and then asks).
         masks: reachable masks, layer by layer.
         tops: per mask, the largest upper total it can have (:attr:`~pasch.solver._prep.Prep.hi`).

@@ -116,7 +116,7 @@ def _simulate_many(V, n_games, seed, T, out, th, n_threads):
     save = np.empty((max(stages, 1), n_keeps, LANES), V.dtype)
     legal_row = np.empty(n, np.int32)
     # Set for the lanes of each block before they are read (np.empty: np.zeros compiled two more
-    # implementations, 0.4 s of this kernel's first compile).
+    # implementations into this kernel's first compile).
     masks = np.empty(LANES, np.int64)
     flags = np.empty(LANES, np.int64)
     us = np.empty(LANES, np.int64)

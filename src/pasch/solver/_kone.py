@@ -4,12 +4,12 @@
 
 Private. :func:`_option_values` (``advise``, ``review``, the hints) runs the table build's own
 pieces (``_kparts``) with one lane, so a first ``advise`` after a first ``solve`` types none of them
-again: about 3 s to link instead of about 6 s to compile scalar copies on top of the build's kernels.
+again: linking them takes about half the time compiling scalar copies would.
 
 :func:`_best_one` (:meth:`Solver.best_index`, the single-advice fast path) keeps scalar copies of two
-pieces, :func:`_stops1` and :func:`_turn1`: they pay there. Measured with ``bench/solver.py``'s
-single advice on this 2-core machine: 13 us with the scalar copies, 28-34 us with the one-lane
-pieces (a vector loop of one lane per keep costs more than the keep's arithmetic).
+pieces, :func:`_stops1` and :func:`_turn1`: they pay there. ``bench/solver.py``'s single advice took
+less than half the time with the scalar copies than with the one-lane pieces (a vector loop of one lane
+per keep costs more than the keep's arithmetic).
 """
 
 from __future__ import annotations

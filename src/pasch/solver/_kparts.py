@@ -8,17 +8,16 @@ caller, because inlining multiplied the compile time of a first command by the n
 The pieces are called once per state or per block of situations, so the call costs nothing; the
 small helpers in the hot loops (``_legal_one``, ``_ctx_of``, ``_decide``, ``_next_random``) are
 inlined. ``_submax`` (the running maximum over a keep's sub-keeps) is called, and compiled once for
-all its call sites in ``_turn``: inlining it at the level of Numba's IR cost 0.7 s of compiling for no
-speed we could measure; a version per call site (a constant among its arguments) cost another 0.6 s
-and made the yahtzee build about 5 % faster (0.427-0.435 s against 0.453-0.463 s), a trade we
-declined for the first command's sake.
+all its call sites in ``_turn``: inlining it at the level of Numba's IR made compiling markedly slower
+for no speed we could measure; a version per call site (a constant among its arguments) made it slower
+still for a build about 5 % faster, a trade we declined for the first command's sake.
 
-The pieces are compiled without a CPython wrapper (``no_cpython_wrapper``): only kernels call them,
-and each wrapper unboxed the whole :class:`~pasch.solver._prep.Tables` record, about 0.2 s of
-compiling per piece. Measured and dropped (CPU seconds of a fresh process, 2 cores): one ``_submax``
-call site in ``_turn`` (1.0 s less, the warm build 28 % slower), no six-face unrolled mean (no less
-compiling, 9 % slower), ``_decide``, ``_legal_one`` and ``_ctx_of`` called, not inlined (0.5 s less for the
-simulation kernel, simulation 17 % slower).
+The pieces are compiled without a CPython wrapper (``no_cpython_wrapper``): only kernels call them, and
+each wrapper unboxed the whole :class:`~pasch.solver._prep.Tables` record, a large share of compiling a
+piece. Tried and dropped (``bench/coldstart.py`` and ``bench/solver.py`` measure both sides): one
+``_submax`` call site in ``_turn`` (less compiling, the warm build 28 % slower), no six-face unrolled mean
+(no less compiling, 9 % slower), ``_decide``, ``_legal_one`` and ``_ctx_of`` called, not inlined (less
+compiling of the simulation kernel, simulation 17 % slower).
 
 Layout: the value table is ``V[mask, flag, upper]`` with the capped upper total innermost, so every
 inner loop runs over contiguous lanes and LLVM vectorises it. ``T`` is the record of
@@ -125,9 +124,9 @@ with the magnitude bits flipped where the sign bit is set. Its own inverse: give
 float (``_key(_key(v)) == v``).
 
 A running maximum over lanes compiles to vector integer maxima on these keys. On floats, ``if v > o:
-o = v`` compiles to masked stores (slow on this project's AMD cores) and ``o = v if v > o else o``
-with a store to compare-and-blend loops that do not vectorise well without fast-math flags. An
-intrinsic, not an overload: an overload is a function of its own to compile (0.1-0.2 s each).
+o = v`` compiles to masked stores (slow on AMD cores) and ``o = v if v > o else o`` with a store to
+compare-and-blend loops that do not vectorise well without fast-math flags. An intrinsic, not an
+overload: an overload is a function of its own to compile.
 """
 
 
@@ -433,8 +432,8 @@ def _submax(A, k, subs, c, L, out, o, first):
     """``out[o] = max(first, A[sub] for each sub-keep sub of k)``.
 
     Every call site in :func:`_turn` passes arrays and integers of the same types, so one compiled
-    version serves them all (constants among the arguments made one version per call site, 0.6 s of
-    compiling each).
+    version serves them all (constants among the arguments made one version per call site, each
+    compiled anew).
 
     One pass over the lanes reads every source: a loop per source would pay its set-up each time.
 

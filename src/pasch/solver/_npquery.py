@@ -4,7 +4,7 @@
 Private. :func:`option_values` computes what the Numba kernel ``_kone._option_values`` computes, with the
 same float operations in the same order: the same bits (the tests compare them). The solver uses it until
 that kernel is compiled in the process, so a first ``pasch advise`` needs no compiling; a one-lane question
-is small, so numpy's overhead (about 0.5 ms in all) does not matter. Vectorised by keep size: in a keep
+is small, so numpy's per-call overhead does not matter to a player. Vectorised by keep size: in a keep
 stage a keep of ``d`` dice reads only keeps of ``d + 1`` dice (the mean over the faces) or ``d - 1`` dice
 (the running maximum), so all keeps of one size are computed together, in the order the kernel's loops
 reach them.

@@ -73,8 +73,8 @@ def action_text(kind: str, category: str | None, keep: tuple[int, ...] | None) -
 def _options_kernel_ready(solver: Solver) -> bool:
     """Whether the options kernel is compiled in this process for this solver's types.
 
-    When it is not, :meth:`Solver.option_arrays` answers in numpy (the same bits, about 0.5 ms a
-    question) rather than making the user wait seconds for a compilation; ``pasch.solver.warm_up``
+    When it is not, :meth:`Solver.option_arrays` answers in numpy (the same bits, a few times
+    slower than the kernel) rather than making the user wait seconds for a compilation; ``pasch.solver.warm_up``
     compiles the kernel where a long-running process wants it (the web server, the terminal app).
     """
     kone = sys.modules.get("pasch.solver._kone")  # not imported: not compiled (and Numba stays unimported)

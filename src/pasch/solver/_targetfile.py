@@ -79,8 +79,8 @@ _GUARD = threading.Lock()
 
 
 def win_files(solver: Solver) -> WinFiles:
-    """The win table files of a solver's rule set (counting the states takes about 0.5 s for ``yahtzee`` the
-    first time per rule set, then nothing).
+    """The win table files of a solver's rule set (counting the states takes a moment the first time per
+    rule set, then nothing).
 
     Raises:
         RuleSetError: a rule set the solver does not handle.

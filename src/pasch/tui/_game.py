@@ -192,7 +192,7 @@ class GameScreen(Screen[None]):
         worker = get_current_worker()
         try:
             # No percentile: the end of the game does not show it, and its exact score distribution costs
-            # about 40 s of CPU the first time per rule set (the review itself about a second).
+            # far more CPU than the review, the first time per rule set (bench/target.py times it).
             result: Review | None = review(self.session.match.log, percentile=False)
             note = ""
         except PaschError as exc:

@@ -412,7 +412,7 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Worker threads do CPU work in Python (a solver table's preparation, bots): with the default 5 ms GIL
         # switch interval each of the event loop's many GIL hand-overs can wait that long, and a table being
-        # prepared stalled players' actions by ~100 ms (measured); 0.5 ms keeps that under ~10 ms.
+        # prepared stalled players' actions by many switch intervals; a tenth of it keeps them short.
         switch = sys.getswitchinterval()
         sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
         engine = make_engine(url)
