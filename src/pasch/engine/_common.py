@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, ClassVar, Self
 from pasch.dice import multiset_probability
 from pasch.engine._actions import Action, Throw
 from pasch.engine._outcome import Outcome
+from pasch.engine._text import read_head
 from pasch.errors import IllegalActionError, InvalidActionError, PositionError
-from pasch.rules import RuleSet
+from pasch.rules import GameKind, RuleSet
 
 __all__ = ["StateBase", "check_players", "throw_outcomes"]
 
@@ -52,6 +53,9 @@ class StateBase:
     _game_word: ClassVar[str] = "game"
     """The kind of game, as :meth:`from_text` names it when the text holds another kind."""
 
+    _kind: ClassVar[GameKind]
+    """The kind of rule set whose position texts this class reads."""
+
     if TYPE_CHECKING:
 
         @property
@@ -74,6 +78,9 @@ class StateBase:
         def apply(self, action: Action | str, player: int | None = None) -> StateBase: ...
 
         def to_text(self) -> str: ...
+
+        @classmethod
+        def _read(cls, rules: RuleSet, keeper: bool, names: tuple[str, ...], parts: list[str]) -> Self: ...
 
     @property
     def is_chance_node(self) -> bool:
@@ -119,11 +126,26 @@ class StateBase:
         Raises:
             PositionError: malformed text, or the position of the other kind of game.
         """
-        from pasch.engine._position import from_text
+        rules, keeper, names, parts = read_head(text)
+        if rules.kind is not cls._kind:
+            raise PositionError(f"{rules.id} is not a {cls._game_word} game; read it with pasch.engine.from_text")
+        return cls._from_head(text, rules, keeper, names, parts)
 
-        state = from_text(text)
-        if not isinstance(state, cls):
-            raise PositionError(f"{state.rules.id} is not a {cls._game_word} game; read it with pasch.engine.from_text")
+    @classmethod
+    def _from_head(cls, text: str, rules: RuleSet, keeper: bool, names: tuple[str, ...], parts: list[str]) -> Self:
+        """Read the body of ``text`` whose head :func:`~pasch.engine._text.read_head` gave the other arguments.
+
+        :func:`pasch.engine.from_text` calls this on the class the head's rule set calls for, so that the
+        head is read once.
+
+        Raises:
+            PositionError: a malformed body, or a text that is not written as :meth:`to_text` writes it.
+        """
+        state = cls._read(rules, keeper, names, parts)
+        again = state.to_text()
+        # One position has one text: a text that reads but is written differently would make two.
+        if again != text:
+            raise PositionError(f"position text is not in canonical form; it reads as {again!r}")
         return state
 
     def __repr__(self) -> str:

@@ -39,6 +39,7 @@ with ``throw A B``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -48,17 +49,30 @@ from pasch.engine._common import StateBase, check_players, throw_outcomes
 from pasch.engine._knaster_grid import (
     CELL_LINES,
     CELL_NAMES,
+    COMBINATIONS,
     FULL_MASK,
     LINE_MASKS,
     LINE_NAMES,
     LINES,
+    N_CELLS,
     NAME_ORDER,
     KnasterGrid,
     best_combination,
     cell_index,
     check_combinations,
 )
-from pasch.errors import IllegalActionError, InvalidActionError
+from pasch.engine._text import (
+    SYMBOL_VALUE,
+    check_fields,
+    dice_text,
+    head_text,
+    in_range,
+    per_player,
+    read_dice,
+    read_number,
+    symbol,
+)
+from pasch.errors import IllegalActionError, InvalidActionError, PaschError, PositionError
 from pasch.rules import GameKind, KnasterRules, RuleSet
 
 __all__ = ["KnasterState", "LineDuty"]
@@ -70,6 +84,15 @@ _CIRCLES: tuple[Circle, ...] = tuple(Circle(name) for name in CELL_NAMES)
 # (cell, bit, action) in the order of sorted actions, so legal_actions never sorts.
 _CIRCLE_BITS: tuple[tuple[int, int, Circle], ...] = tuple((i, 1 << i, _CIRCLES[i]) for i in NAME_ORDER)
 _WRITE_BITS: dict[int, tuple[tuple[int, Write], ...]] = {}
+# Each line's word in the duties field of the position text, in line order.
+_LINE_TOKENS: tuple[str, ...] = (
+    *(f"row{r + 1}" for r in range(5)),
+    *(f"col{chr(ord('a') + c)}" for c in range(5)),
+    "diag",
+    "anti",
+)
+_LINE_OF_TOKEN = {t: k for k, t in enumerate(_LINE_TOKENS)}
+_CELL = re.compile(r"\.|[0-9a-z]\*?")
 
 
 def _write_bits(number: int) -> tuple[tuple[int, Write], ...]:
@@ -126,6 +149,7 @@ class KnasterState(StateBase):
     """
 
     _game_word: ClassVar[str] = "Knaster"
+    _kind: ClassVar[GameKind] = GameKind.KNASTER
 
     rules: RuleSet
     players: tuple[str, ...]
@@ -230,14 +254,71 @@ class KnasterState(StateBase):
 
         See :mod:`pasch.engine._position` (and docs/position.md) for the grammar.
         """
-        from pasch.engine._position import knaster_text
+        grids = "/".join(_grid_text(g) for g in self.grids)
+        duties = ",".join(
+            f"{'@' if d.line == self.working else ''}{_LINE_TOKENS[d.line]}:{d.combination}:{d.owed}"
+            for d in self.duties
+        )
+        flags = ",".join(f for f, on in (("end", self.end_announced), ("over", self.over)) if on)
+        dice = dice_text(self.dice, self.pending)
+        fields = (self.thrower, self.current, self.throws, dice, self.acted, duties or "-", flags or "-")
+        return f"{head_text(self)} {grids} " + " ".join(str(f) for f in fields)
 
-        return knaster_text(self)
+    @classmethod
+    def _read(cls, rules: RuleSet, keeper: bool, names: tuple[str, ...], parts: list[str]) -> KnasterState:
+        """The state a Knaster body's fields describe (the head gave the rest).
+
+        Raises:
+            PositionError: a rule set naming a combination the engine does not know, a malformed field, or
+                fields that contradict each other.
+        """
+        assert rules.knaster is not None  # a Knaster rule set always has them (RuleSet checks)
+        try:
+            check_combinations(rules.knaster)
+        except PaschError as exc:
+            raise PositionError(str(exc)) from None
+        what = ("grids", "thrower", "seat", "throws", "dice", "acted", "duties", "flags")
+        check_fields(parts, what, what="a Knaster position")
+        grids_text, thrower_text, seat_text, throws_text, dice_field, acted_text, duties_text, flags_text = parts
+        n = len(names)
+        grids = tuple(_read_grid(g, rules, names[p]) for p, g in enumerate(per_player(grids_text, n, "grids")))
+        thrower = in_range(read_number(thrower_text, "thrower"), 0, n - 1, "thrower")
+        seat = in_range(read_number(seat_text, "seat"), 0, n - 1, "seat")
+        throws = read_number(throws_text, "throws")
+        dice, pending = read_dice(dice_field, rules.faces, "dice")
+        if pending:
+            if dice:
+                raise PositionError(f"dice {dice_field!r}: in Knaster no dice are kept")
+            dice = None
+        if pending not in (0, rules.dice) or (dice is not None and len(dice) != rules.dice):
+            raise PositionError(f"dice {dice_field!r}: Knaster throws {rules.dice} dice")
+        acted = in_range(read_number(acted_text, "acted"), 0, n, "acted")
+        duties, working = _read_duties(duties_text, grids[seat])
+        flags = {"-": (False, False), "end": (True, False), "end,over": (True, True)}.get(flags_text)
+        if flags is None:
+            raise PositionError(f"flags {flags_text!r}: expected '-', 'end' or 'end,over'")
+        number = sum(dice) if dice is not None else None
+        end, over = flags
+        return cls(
+            rules,
+            names,
+            grids,
+            thrower,
+            seat,
+            number,
+            dice,
+            pending,
+            acted,
+            duties,
+            working,
+            throws,
+            end,
+            over,
+            keeper,
+        )
 
     def __str__(self) -> str:
-        from pasch.engine._draw import draw_knaster
-
-        return draw_knaster(self)
+        return _draw(self)
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, action: Action | str, player: int | None = None) -> KnasterState:
@@ -464,3 +545,99 @@ class KnasterState(StateBase):
             False,
             self.keeper,
         )
+
+
+# -- position text of a grid and of the duties --------------------------------------------------
+
+
+def _grid_text(grid: KnasterGrid) -> str:
+    rows = []
+    for r in range(5):
+        cells = []
+        for i in range(r * 5, r * 5 + 5):
+            if not grid.filled >> i & 1:
+                cells.append(".")
+            else:
+                cells.append(symbol(grid.numbers[i]) + ("*" if grid.circled >> i & 1 else ""))
+        rows.append("".join(cells))
+    return "|".join(rows)
+
+
+def _read_grid(token: str, rules: RuleSet, who: str) -> KnasterGrid:
+    rows = token.split("|")
+    if len(rows) != 5:
+        raise PositionError(f"{who}'s grid has {len(rows)} rows, not 5")
+    numbers = [0] * N_CELLS
+    filled = circled = 0
+    top = rules.dice * rules.faces
+    for r, row in enumerate(rows):
+        cells = _CELL.findall(row)
+        if "".join(cells) != row or len(cells) != 5:
+            raise PositionError(f"{who}'s row {r + 1} {row!r} is not five cells ('.', a number, a number and '*')")
+        for c, cell in enumerate(cells):
+            if cell == ".":
+                continue
+            value = SYMBOL_VALUE[cell[0]]
+            if not rules.dice <= value <= top:
+                raise PositionError(f"{who}'s row {r + 1}: {cell[0]!r} is no number of {rules.dice} dice")
+            i = r * 5 + c
+            numbers[i] = value
+            filled |= 1 << i
+            if cell.endswith("*"):
+                circled |= 1 << i
+    return KnasterGrid(tuple(numbers), filled, circled)
+
+
+def _read_duties(token: str, grid: KnasterGrid) -> tuple[tuple[LineDuty, ...], int | None]:
+    """The duties field: the lines still owed by the player to act (whose grid is ``grid``), and the marked one."""
+    duties: list[LineDuty] = []
+    working = None
+    if token != "-":
+        for duty in token.split(","):
+            line, _, rest = duty.removeprefix("@").partition(":")
+            combination, _, owed = rest.partition(":")
+            if line not in _LINE_OF_TOKEN or combination not in COMBINATIONS:
+                raise PositionError(f"duty {duty!r}: expected LINE:COMBINATION:CIRCLES, e.g. row1:full_house:2")
+            k = _LINE_OF_TOKEN[line]
+            duties.append(
+                LineDuty(k, combination, in_range(read_number(owed, f"duty {duty!r}:"), 1, 5, "circles owed"))
+            )
+            if duty.startswith("@"):
+                if working is not None:
+                    raise PositionError(f"duties {token!r}: more than one line marked '@'")
+                working = k
+    lines = [d.line for d in duties]
+    if lines != sorted(set(lines)):
+        raise PositionError(f"duties {token!r}: lines must be distinct, in line order")
+    if any(grid.filled & LINE_MASKS[k] != LINE_MASKS[k] for k in lines):
+        raise PositionError(f"duties {token!r}: a line owing circles must be complete")
+    return tuple(duties), working
+
+
+# -- plain-text drawing (str(state)) ------------------------------------------------------------
+
+
+def _draw(state: KnasterState) -> str:
+    """Every player's grid with line values and totals, then the called number, whose turn and duties."""
+    kn = state.knaster
+    parts = [f"{state.rules.name} ({state.rules.id})" + (", score keeper" if state.keeper else "")]
+    for p, name in enumerate(state.players):
+        mark = ">" if p == state.current and not state.over else ""
+        parts.append(f"{mark}{name}\n{state.grids[p].render(kn)}")
+    if state.over:
+        out = state.outcome()
+        status = "game over; won by " + ", ".join(out.winners) + f" with {max(out.totals)}"
+    else:
+        last = " (the last number)" if state.end_announced else ""
+        thrower = state.players[state.thrower]
+        if state.pending:
+            status = f"{thrower} throws{last}: {state.pending} dice in the air"
+        elif state.number is None or state.dice is None:
+            status = f"{thrower} to roll{last}"
+        else:
+            dice = " ".join(str(d) for d in state.dice)
+            status = f"number {state.number} ({dice}){last}, thrown by {thrower}; {state.current_name} to act"
+            if state.duties:
+                status += "; must first circle " + "; ".join(str(d) for d in state.duties)
+    parts.append(status)
+    return "\n".join(parts)

@@ -21,6 +21,7 @@ import numpy as np
 from pasch._version import __version__
 from pasch.dice import DiceSource, SeededDice
 from pasch.engine._actions import Action, Throw
+from pasch.engine._knaster import KnasterState
 from pasch.engine._protocol import State
 from pasch.engine._state import GameState
 from pasch.errors import LogError, PaschError
@@ -52,8 +53,6 @@ def new_game(rules: RuleSet | str, players: Sequence[str], keeper: bool = False)
     """
     rs = get(rules) if isinstance(rules, str) else rules
     if rs.kind is GameKind.KNASTER:
-        from pasch.engine._knaster import KnasterState
-
         return KnasterState.new(rs, players, keeper=keeper)
     return GameState.new(rs, players, keeper=keeper)
 

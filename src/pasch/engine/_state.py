@@ -16,10 +16,20 @@ from typing import ClassVar
 from pasch.dice import counts_of
 from pasch.engine._actions import Action, Announce, Enter, Keep, Roll, Score, Throw
 from pasch.engine._common import StateBase, check_players, throw_outcomes
-from pasch.errors import IllegalActionError, InvalidActionError
+from pasch.engine._text import (
+    check_fields,
+    dice_text,
+    head_text,
+    in_range,
+    per_player,
+    read_dice,
+    read_number,
+)
+from pasch.errors import IllegalActionError, InvalidActionError, PositionError
 from pasch.rules import (
     BoxOption,
     ColumnTotals,
+    GameKind,
     Order,
     RuleSet,
     column_totals,
@@ -139,6 +149,7 @@ class GameState(StateBase):
     """
 
     _game_word: ClassVar[str] = "sheet"
+    _kind: ClassVar[GameKind] = GameKind.SHEET
 
     rules: RuleSet
     players: tuple[str, ...]
@@ -319,14 +330,67 @@ class GameState(StateBase):
 
         See :mod:`pasch.engine._position` (and docs/position.md) for the grammar.
         """
-        from pasch.engine._position import game_text
+        sheets = "/".join("|".join(_column_text(c) for c in sheet.columns) for sheet in self.sheets)
+        flags = []
+        if self.sharp:
+            flags.append("sharp")
+        if self.announced is not None:
+            flags.append(f"announced={self.rules.categories[self.announced].id}")
+        dice = dice_text(self.dice, self.pending)
+        tail = f"{self.current} {self.turn} {dice} {self.throws} {','.join(flags) or '-'}"
+        return f"{head_text(self)} {sheets} {tail}"
 
-        return game_text(self)
+    @classmethod
+    def _read(cls, rules: RuleSet, keeper: bool, names: tuple[str, ...], parts: list[str]) -> GameState:
+        """The state a sheet body's fields describe (the head gave the rest).
+
+        Raises:
+            PositionError: a malformed field, or fields that contradict each other.
+        """
+        check_fields(parts, ("sheets", "seat", "turn", "dice", "throws", "flags"), what="a sheet position")
+        sheets_text, seat_text, turn_text, dice_field, throws_text, flags_text = parts
+        n = len(names)
+        sheets = []
+        for p, sheet_text in enumerate(per_player(sheets_text, n, "sheets")):
+            cols = sheet_text.split("|")
+            if len(cols) != rules.n_columns:
+                raise PositionError(f"{names[p]}'s sheet has {len(cols)} columns, {rules.name} has {rules.n_columns}")
+            sheets.append(
+                PlayerSheet(tuple(_read_column(c, rules, f"{names[p]}'s column {k + 1}") for k, c in enumerate(cols)))
+            )
+        end = n * rules.turns_per_player
+        seat = in_range(read_number(seat_text, "seat"), 0, n - 1, "seat")
+        turn = in_range(read_number(turn_text, "turn"), 0, end, "turn")
+        for p, sheet in enumerate(sheets):
+            taken = turn // n + (1 if p < turn % n else 0)
+            filled = sum(len(c.scores) - c.open_count for c in sheet.columns)
+            if filled != taken:
+                raise PositionError(f"{names[p]} has {filled} boxes filled after {taken} turns of their own")
+        if seat != turn % n:
+            raise PositionError(f"after {turn} turns it is seat {turn % n}'s turn, not seat {seat}'s")
+        dice, pending = read_dice(dice_field, rules.faces, "dice")
+        if dice is not None and len(dice) + pending > rules.dice:
+            raise PositionError(f"dice {dice_field!r}: {rules.name} is played with {rules.dice} dice")
+        if dice is not None and not pending and len(dice) != rules.dice:
+            raise PositionError(f"dice {dice_field!r}: {rules.dice} dice lie on the table after a throw")
+        throws = in_range(read_number(throws_text, "throws"), 0, rules.throws, "throws")
+        sharp = False
+        announced = None
+        if flags_text != "-":
+            for flag in flags_text.split(","):
+                if flag == "sharp":
+                    sharp = True
+                elif flag.startswith("announced="):
+                    box = flag.partition("=")[2]
+                    if rules.announced_column is None or not rules.has_category(box):
+                        raise PositionError(f"flag {flag!r}: {rules.name} has no announced column or no box {box!r}")
+                    announced = rules.category_index(box)
+                else:
+                    raise PositionError(f"unknown flag {flag!r} (flags: sharp, announced=BOX)")
+        return cls(rules, names, tuple(sheets), seat, turn, dice, throws, pending, sharp, announced, keeper)
 
     def __str__(self) -> str:
-        from pasch.engine._draw import draw_game
-
-        return draw_game(self)
+        return _draw(self)
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, action: Action | str, player: int | None = None) -> GameState:
@@ -550,3 +614,110 @@ class GameState(StateBase):
 
 def _show(dice: Sequence[int]) -> str:
     return " ".join(str(d) for d in dice) if dice else "none"
+
+
+# -- position text of a column ------------------------------------------------------------------
+
+
+def _column_text(col: ColumnSheet) -> str:
+    boxes = ",".join("-" if s is None else f"{s}*" if i in col.doubled else str(s) for i, s in enumerate(col.scores))
+    return f"{boxes}+{col.extra}" if col.extra else boxes
+
+
+def _read_column(token: str, rules: RuleSet, where: str) -> ColumnSheet:
+    boxes, plus, extra_text = token.partition("+")
+    extra = read_number(extra_text, f"{where}: extra points") if plus else 0
+    if plus and not extra:
+        raise PositionError(f"{where}: no extra points are written as nothing, not '+0'")
+    parts = boxes.split(",")
+    if len(parts) != len(rules.categories):
+        raise PositionError(f"{where} has {len(parts)} boxes, {rules.name} has {len(rules.categories)}")
+    scores: list[int | None] = []
+    doubled: set[int] = set()
+    for i, part in enumerate(parts):
+        if part == "-":
+            scores.append(None)
+            continue
+        if part.endswith("*"):
+            part = part[:-1]
+            doubled.add(i)
+        scores.append(read_number(part, f"{where}, box {rules.categories[i].id}:"))
+    return ColumnSheet(tuple(scores), extra, frozenset(doubled))
+
+
+# -- plain-text drawing (str(state)) ------------------------------------------------------------
+
+_ORDER_LABEL = {"free": "free", "down": "down", "up": "up", "announced": "ann."}
+
+
+def _spaced(dice: tuple[int, ...]) -> str:
+    return " ".join(str(d) for d in dice)
+
+
+def _status(state: GameState) -> str:
+    if state.is_terminal:
+        out = state.outcome()
+        return "game over; won by " + ", ".join(out.winners) + f" with {max(out.totals)}"
+    where = f"round {state.round}, {state.current_name} to act"
+    if state.dice is None:
+        what = "enter the dice" if state.keeper else "roll"
+    elif state.pending:
+        kept = f"kept {_spaced(state.dice)}, " if state.dice else ""
+        what = f"{kept}{state.pending} dice in the air (throw {state.throws + 1} of {state.rules.throws})"
+    else:
+        what = f"dice {_spaced(state.dice)}" + (" sharp" if state.sharp and state.rules.sharp else "")
+        if not state.keeper:
+            what += f" (throw {state.throws} of {state.rules.throws})"
+    if state.announced is not None:
+        what += f"; announced {state.rules.categories[state.announced].id}"
+    return f"{where}: {what}"
+
+
+def _draw(state: GameState) -> str:
+    """Every player's sheet (boxes, sums, bonus, extra points, totals), then the dice and whose turn it is.
+
+    Open boxes show ``-``; ``*`` marks a box doubled by ``+sharp``; ``>`` marks the player to act.
+    """
+    rules = state.rules
+    n_cols = rules.n_columns
+    cells: list[tuple[int, int]] = [(p, c) for p in range(len(state.players)) for c in range(n_cols)]
+    totals = {(p, c): state.column_totals(p, c) for p, c in cells}
+    rows: list[tuple[str, list[str]]] = []
+
+    def box(p: int, c: int, i: int) -> str:
+        col = state.sheets[p].columns[c]
+        s = col.scores[i]
+        if s is None:
+            return "-"
+        return f"{s}*" if i in col.doubled else str(s)
+
+    upper = rules.upper_indices
+    lower = [i for i in range(len(rules.categories)) if i not in upper]
+    for i in upper:
+        rows.append((rules.categories[i].id, [box(p, c, i) for p, c in cells]))
+    if upper:
+        rows.append(("upper sum", [str(totals[k].upper) for k in cells]))
+        if rules.bonus_threshold is not None:
+            rows.append((f"bonus ({rules.bonus} at {rules.bonus_threshold})", [str(totals[k].bonus) for k in cells]))
+    for i in lower:
+        rows.append((rules.categories[i].id, [box(p, c, i) for p, c in cells]))
+    rows.append(("lower sum", [str(totals[k].lower) for k in cells]))
+    if any(totals[k].extra for k in cells) or rules.extra.value != "none":
+        rows.append(("extra", [str(totals[k].extra) for k in cells]))
+    rows.append(("total", [str(totals[k].total) for k in cells]))
+    if n_cols > 1:
+        rows.append(("grand total", [str(state.total(p)) if c == n_cols - 1 else "" for p, c in cells]))
+
+    mark = "" if state.is_terminal else ">"
+    names = [(mark if p == state.current else "") + name for p, name in enumerate(state.players)]
+    width = max(5, *(len(v) for _, vals in rows for v in vals))
+    if n_cols == 1:
+        width = max(width, *(len(n) for n in names))
+    label = max(len(r[0]) for r in rows)
+    header = [" " * label + "".join(f" {n:>{width * n_cols + n_cols - 1}}" for n in names)]
+    if n_cols > 1:
+        orders = [_ORDER_LABEL[o.value] for o in rules.columns]
+        header.append(" " * label + "".join(f" {orders[c]:>{width}}" for _, c in cells))
+    body = [f"{name:<{label}}" + "".join(f" {v:>{width}}" for v in vals) for name, vals in rows]
+    title = f"{rules.name} ({rules.id})" + (", score keeper" if state.keeper else "")
+    return "\n".join([title, *header, *body, _status(state)])
