@@ -8,9 +8,13 @@ The commands and their options are read from the Typer application itself, so a 
 fuzzed without a change here. The values come from per-option pools (real values, values just outside
 the allowed ranges, huge numbers, empty and odd text) and a pool of files (empty, binary, 16 MiB, deeply
 nested JSON, not UTF-8, ``/dev/zero``, a directory, a finished game's log, a tampered served log). Runs are
-in-process through :func:`pasch.cli.main` (fast), each under an alarm: a hang fails the example.
-``serve`` and ``keep`` run their real checks; only the blocking parts (the web server's loop, the terminal
-app's screen) are replaced by no-ops.
+in-process through :func:`pasch.cli.main` (fast), each under an alarm (:func:`alarm`): a hang fails the test
+once, at once, with the command line that hung. ``serve`` and ``keep`` run their real checks; only the blocking
+parts (the web server's loop, the terminal app's screen) are replaced by no-ops.
+
+Nothing here depends on the machine being fast: the fuzzer never draws the options that are minutes of real
+work on a full-size rule set (:data:`HEAVY`), and the alarm counts CPU time, which a loaded machine does not
+stretch; its clock limit is only a generous last resort for a hang that waits instead of working.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import json
 import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import FrameType
@@ -38,27 +44,67 @@ from pasch.app import Match, make_bot, parse_seats
 from pasch.dice import SeededDice
 from pasch.i18n import set_language
 
-EXAMPLE_SECONDS = 60
-"""The longest one example may run (a first solver table of a rule set takes a few seconds)."""
+EXAMPLE_CPU_SECONDS = 60.0
+"""The most CPU time the main thread may spend on one example: more is a hang (a loop that never ends).
+
+CPU time, not the clock: a machine at load 9 stretches the clock many times over but not the work. The
+longest example is a few seconds of work (a first solver table of a rule set); the known minute-long
+computations are never drawn (:data:`HEAVY`). Only the main thread is counted: the solver's kernels run one
+share of their work on it and wait for the others, so its CPU time stays near the work's time on an idle
+machine, whatever the number of cores."""
+
+EXAMPLE_SECONDS = 600.0
+"""The last resort, on the clock, for a hang that waits instead of working (a lock, a socket, a pipe):
+generous, because the seconds of work an example may do can take many times as long on a loaded machine."""
 
 
-class HangError(Exception):
-    """An example ran past :data:`EXAMPLE_SECONDS`."""
+class HangError(BaseException):
+    """An example ran past :data:`EXAMPLE_CPU_SECONDS` of CPU time or :data:`EXAMPLE_SECONDS` on the clock.
+
+    A ``BaseException``, as ``KeyboardInterrupt`` is: the code under test may catch ``Exception`` (and turn it
+    into an error line), which would hide the hang."""
 
 
 @contextlib.contextmanager
-def alarm(seconds: int) -> Iterator[None]:
-    """Raise :class:`HangError` in this thread when the body runs longer than ``seconds``."""
+def alarm(cpu_seconds: float = EXAMPLE_CPU_SECONDS, wall_seconds: float = EXAMPLE_SECONDS) -> Iterator[None]:
+    """Raise :class:`HangError` in this (the main) thread when the body spends more than ``cpu_seconds`` of
+    this thread's CPU time, or runs longer than ``wall_seconds``.
+
+    A watchdog thread reads this thread's CPU clock and signals it (SIGALRM), so that the exception comes
+    even out of a blocking call; it signals again every few seconds should the code under test swallow it.
+    """
+    main = threading.get_ident()
+    clock = time.pthread_getcpuclockid(main)
+    cpu_start, wall_start = time.clock_gettime(clock), time.monotonic()
+    done = threading.Event()
+    why: list[str] = []
 
     def ring(_sig: int, _frame: FrameType | None) -> None:
-        raise HangError(f"no answer within {seconds} s")
+        if why and not done.is_set():
+            raise HangError(why[0])
+
+    def watch() -> None:
+        wait = 0.2
+        while not done.wait(wait):
+            cpu, wall = time.clock_gettime(clock) - cpu_start, time.monotonic() - wall_start
+            if cpu > cpu_seconds or wall > wall_seconds:
+                if not why:
+                    limit = "CPU-time" if cpu > cpu_seconds else "clock"
+                    why.append(
+                        f"no answer within the {limit} limit: {cpu:.1f} s of CPU time, {wall:.1f} s on the clock "
+                        f"(the limits: {cpu_seconds:g} s and {wall_seconds:g} s)"
+                    )
+                signal.pthread_kill(main, signal.SIGALRM)
+                wait = 5.0
 
     old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    watchdog = threading.Thread(target=watch, name="fuzz-alarm", daemon=True)
+    watchdog.start()
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        done.set()
+        watchdog.join()
         signal.signal(signal.SIGALRM, old)
 
 
@@ -75,7 +121,7 @@ def run_cli(argv: list[str], stdin: str = "") -> Outcome:
     old_in = sys.stdin
     sys.stdin = io.StringIO(stdin)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), alarm(EXAMPLE_SECONDS):
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), alarm():
             try:
                 pasch.cli.main(argv)
             except SystemExit as exc:
@@ -339,10 +385,15 @@ def _value(name: str, f: Files, tame: bool = False) -> st.SearchStrategy[str]:
 
 
 HEAVY = {"--distribution", "--objective", "--target", "--opponent", "--win", "--plot"}
-"""Options that ask for exact distributions or threshold tables (minutes for a full-size rule set; simulate's
---plot draws the exact distribution)."""
+"""Options that ask for exact distributions or threshold tables: about 40 s of CPU for a full-size rule set
+(minutes on a loaded machine), real work and not a hang. simulate's --plot draws the exact distribution of
+optimal play; advise's --objective and --opponent, review's --win, solve's --distribution compute theirs."""
 SMALL_RULES = ["yacht+forced", "kniffel+forced", "nope", "kniffel-4", "knaster", "yacht+" * 50]
-"""Rule texts for those: fast to build, or refused at once."""
+"""Rule texts for those: fast to build (a distribution of yacht+forced or kniffel+forced is a tenth of a
+second), or refused at once. ``review`` takes its rule set from the log, and the logs of the file pool
+are of small rule sets (yacht: half a second)."""
+RULES_COMMANDS = {path for path, cmd in COMMANDS if any(p.name == "rules_text" for p in cmd.params)}
+"""The commands with a ``--rules`` option (each has a default rule set, a full-size one for the solver's)."""
 
 
 def _small_rules(argv: list[str], draw: st.DrawFn) -> list[str]:
@@ -384,12 +435,13 @@ def command_lines(draw: st.DrawFn, f: Files) -> tuple[list[str], str]:
     if path == ("duel",) or HEAVY & set(argv):
         # Exact distributions, threshold tables and duels of a full-size rule set are minutes of real work (and
         # a table of 0.5 GB), not a hang: the fuzzer checks their input handling on rule sets that build fast.
+        # Without --rules a command uses its default rule set, a full-size one: such a line names a small one
+        # (``simulate --plot`` alone once spent the minute the alarm allowed on yahtzee's distribution).
         argv = _small_rules(argv, draw)
-        if path == ("duel",):
-            if not {"--rules", "-r"} & set(argv):
-                argv += ["--rules", draw(st.sampled_from(SMALL_RULES))]
-            if not {"--games", "-n"} & set(argv):
-                argv += ["--games", draw(st.sampled_from(["1", "2"]))]
+        if path in RULES_COMMANDS and not {"--rules", "-r"} & set(argv):
+            argv += ["--rules", draw(st.sampled_from(SMALL_RULES))]
+        if path == ("duel",) and not {"--games", "-n"} & set(argv):
+            argv += ["--games", draw(st.sampled_from(["1", "2"]))]
     junk = draw(st.integers(0, 39 if tame else 19))
     if junk == 0:
         argv.append(draw(st.sampled_from(["--nope", "-z", "stray", "--help", "--json"])))
@@ -423,15 +475,45 @@ def sandbox(files: Files, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     set_language("en")
 
 
-def _fuzz(seen: list[tuple[str, int]], case: tuple[list[str], str]) -> None:
+def _fuzz(seen: list[tuple[str, int]], hung: list[str], case: tuple[list[str], str]) -> None:
+    """Run one case and check the contract; a hang is noted in ``hung``, not raised (see :func:`_fuzz_many`)."""
+    if hung:  # the test fails on the first hang: the cases after it are not run
+        return
     argv, stdin = case
-    if os.environ.get("PASCH_FUZZ_SHOW"):
+    show = bool(os.environ.get("PASCH_FUZZ_SHOW"))
+    if show:
         print("RUN", argv, repr(stdin[:200]), file=sys.__stderr__, flush=True)
-    got = run_cli(argv, stdin)
+    start = time.perf_counter()  # for PASCH_FUZZ_SHOW only: nothing here depends on the clock
+    try:
+        got = run_cli(argv, stdin)
+    except HangError as exc:
+        hung.append(f"{exc}:\n  argv={argv!r}\n  stdin={stdin[:300]!r}")
+        return
     seen.append((" ".join(argv[:2]) if argv[:1] == ["rules"] else argv[0], got.code))
-    if os.environ.get("PASCH_FUZZ_SHOW"):
-        print(argv, got.code, got.err.strip()[-200:])
+    if show:
+        print(argv, got.code, f"{time.perf_counter() - start:.2f} s", got.err.strip()[-200:])
     check_contract(argv, got)
+
+
+def _fuzz_many(files: Files, **options: Any) -> list[tuple[str, int]]:
+    """Run the cases Hypothesis draws (``options``: its settings); returns (command, exit status) of each.
+
+    A hang fails the test at once, with its command line, instead of being raised into Hypothesis: Hypothesis
+    would shrink it, running one shorter case after another into the limit (807 s once, for one hang).
+    """
+    seen: list[tuple[str, int]] = []
+    hung: list[str] = []
+
+    @settings(**{**FUZZ_SETTINGS, **options})
+    @given(case=command_lines(files))
+    def run(case: tuple[list[str], str]) -> None:
+        _fuzz(seen, hung, case)
+
+    run()
+    if hung:
+        pytest.fail(f"pasch hung: {hung[0]}", pytrace=False)
+    print(sorted(collections.Counter(seen).items()))
+    return seen
 
 
 def _spread(seen: list[tuple[str, int]]) -> None:
@@ -450,33 +532,36 @@ FUZZ_SETTINGS: dict[str, Any] = {
 
 @pytest.mark.usefixtures("sandbox")
 def test_fuzz_every_command(files: Files) -> None:
-    seen: list[tuple[str, int]] = []
-
     # The same 200 cases every run: random ones reached exit 0 in only 5 commands once in CI (the
     # spread check below wants 6). The slow test below draws 3,000 new ones each run.
-    @settings(max_examples=200, **{**FUZZ_SETTINGS, "derandomize": True})
-    @given(case=command_lines(files))
-    def run(case: tuple[list[str], str]) -> None:
-        _fuzz(seen, case)
-
-    run()
-    print(sorted(collections.Counter(seen).items()))
-    _spread(seen)
+    _spread(_fuzz_many(files, max_examples=200, derandomize=True))
 
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("sandbox")
 def test_fuzz_every_command_long(files: Files) -> None:
-    seen: list[tuple[str, int]] = []
+    _spread(_fuzz_many(files, max_examples=3000))
 
-    @settings(max_examples=3000, **FUZZ_SETTINGS)
+
+def test_the_fuzzer_never_draws_minutes_of_work(files: Files) -> None:
+    """Every case with an option of :data:`HEAVY` (or a duel) names a small rule set, also where the command
+    line had no --rules: the default rule sets are full-size. Drawn only, not run (a few seconds)."""
+    lines: list[list[str]] = []
+
+    @settings(max_examples=1000, **{**FUZZ_SETTINGS, "derandomize": True})
     @given(case=command_lines(files))
-    def run(case: tuple[list[str], str]) -> None:
-        _fuzz(seen, case)
+    def draw(case: tuple[list[str], str]) -> None:
+        argv = case[0]
+        path = next((p for p in RULES_COMMANDS if argv[: len(p)] == list(p)), None)
+        if path is None or not (path == ("duel",) or HEAVY & set(argv)):
+            return
+        named = [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg in ("--rules", "-r")]
+        # A hostile value inserted after --rules takes its place: refused at once, as a small rule set is.
+        assert named and all(r in SMALL_RULES or r in HOSTILE for r in named), argv
+        lines.append(argv)
 
-    run()
-    print(sorted(collections.Counter(seen).items()))
-    _spread(seen)
+    draw()
+    assert len(lines) >= 50, len(lines)  # the check checked something
 
 
 @pytest.mark.usefixtures("sandbox")
@@ -502,8 +587,28 @@ def test_the_checker_catches_a_traceback_and_two_error_lines() -> None:
     check_contract(["x"], Outcome(2, "", "pasch: notice: rebuilt\npasch: error: a\n"))
 
 
-def test_a_hang_is_caught() -> None:
-    import time
+def test_a_busy_hang_is_caught_by_its_cpu_time() -> None:
+    with pytest.raises(HangError, match="CPU-time limit"), alarm(cpu_seconds=0.5, wall_seconds=EXAMPLE_SECONDS):
+        while True:
+            pass
 
-    with pytest.raises(HangError), alarm(1):
-        time.sleep(5)
+
+def test_a_waiting_hang_is_caught_on_the_clock() -> None:
+    # A sleep spends no CPU time: the clock's limit ends it (long before the sleep would).
+    with pytest.raises(HangError, match="clock limit"), alarm(cpu_seconds=EXAMPLE_CPU_SECONDS, wall_seconds=0.5):
+        time.sleep(EXAMPLE_SECONDS)
+
+
+def test_a_hang_fails_the_fuzz_test_once_without_shrinking(files: Files, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hang is reported at once with its command line; Hypothesis neither shrinks it nor runs more cases."""
+    runs: list[list[str]] = []
+
+    def hang(argv: list[str], stdin: str = "") -> Outcome:
+        runs.append(argv)
+        raise HangError("no answer within the CPU-time limit")
+
+    monkeypatch.setattr(sys.modules[__name__], "run_cli", hang)
+    with pytest.raises(pytest.fail.Exception) as got:
+        _fuzz_many(files, max_examples=20, derandomize=True)
+    assert len(runs) == 1, runs
+    assert str(got.value).startswith(f"pasch hung: no answer within the CPU-time limit:\n  argv={runs[0]!r}")
