@@ -21,6 +21,11 @@ from websockets.sync.client import ClientConnection, connect
 
 SERVER_CODE = "from pasch.cli import main; main()"
 
+WAIT = 120.0
+"""How long a test waits for the server (to start, to answer, to send the next message) before it calls it
+hung. Generous: a machine at load 9 stretches a moment of work to many seconds, and a working server answers
+long before this, so it costs nothing when all is well. (10 s once failed a game against a bot in CI.)"""
+
 
 def free_port() -> int:
     """A TCP port that was free a moment ago."""
@@ -62,7 +67,7 @@ class Server:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> Server:
+    def start(self, timeout: float = WAIT) -> Server:
         self.port = free_port()
         env = dict(os.environ, PASCH_DATA_DIR=str(self.data_dir))
         args = [sys.executable, "-c", SERVER_CODE, "serve", "--host", "127.0.0.1", "--port", str(self.port)]
@@ -86,7 +91,7 @@ class Server:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(10)
+                self.proc.wait(WAIT)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
@@ -107,7 +112,7 @@ class Server:
         req = urllib.request.Request(f"{self.http}{path}", data=data, method=method)
         req.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(req, timeout=10) as r:
+            with urllib.request.urlopen(req, timeout=WAIT) as r:
                 raw = r.read()
                 return r.status, json.loads(raw) if raw else None
         except urllib.error.HTTPError as e:
@@ -129,7 +134,7 @@ class Client:
     """A websocket client of one room that keeps the newest state it saw."""
 
     def __init__(self, server: Server, code: str, token: str | None = None) -> None:
-        self.ws: ClientConnection = connect(f"{server.ws}/ws/{code}", open_timeout=10, max_size=1 << 22).__enter__()
+        self.ws: ClientConnection = connect(f"{server.ws}/ws/{code}", open_timeout=WAIT, max_size=1 << 22).__enter__()
         self.state: dict[str, Any] = {}
         self.seat: int | None = None
         self.seen: list[dict[str, Any]] = []
@@ -143,7 +148,7 @@ class Client:
     def send(self, msg: dict[str, Any] | str) -> None:
         self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
 
-    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    def recv(self, timeout: float = WAIT) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.seen.append(msg)
         state = msg.get("state")
@@ -151,7 +156,7 @@ class Client:
             self.state = state
         return msg
 
-    def recv_type(self, *types: str, timeout: float = 10.0) -> dict[str, Any]:
+    def recv_type(self, *types: str, timeout: float = WAIT) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             msg = self.recv(max(0.01, deadline - time.monotonic()))
@@ -172,7 +177,7 @@ class Client:
             time.sleep(0.1)
         return reply
 
-    def wait_seq(self, seq: int, timeout: float = 10.0) -> None:
+    def wait_seq(self, seq: int, timeout: float = WAIT) -> None:
         deadline = time.monotonic() + timeout
         while self.state.get("seq", -1) < seq:
             self.recv(max(0.01, deadline - time.monotonic()))

@@ -10,12 +10,12 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from ._support import Client, Server
+from ._support import WAIT, Client, Server
 
 
 def _headers(server: Server, path: str, method: str = "GET") -> tuple[int, dict[str, str]]:
     req = urllib.request.Request(f"{server.http}{path}", method=method)
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=WAIT) as r:
         return r.status, {k.lower(): v for k, v in r.headers.items()}
 
 
@@ -63,11 +63,11 @@ def test_a_page_of_another_origin_cannot_open_a_websocket(server: Server) -> Non
     created = server.create([{"name": "Ada"}])
     url = f"{server.ws}/ws/{created['code']}"
     with pytest.raises(InvalidStatus) as exc:
-        connect(url, origin="http://evil.example", open_timeout=10)
+        connect(url, origin="http://evil.example", open_timeout=WAIT)
     assert exc.value.response.status_code == 403
     host = server.http.removeprefix("http://")
-    with connect(url, origin=f"http://{host}", open_timeout=10) as ws:
-        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+    with connect(url, origin=f"http://{host}", open_timeout=WAIT) as ws:
+        assert json.loads(ws.recv(timeout=WAIT))["type"] == "welcome"
 
 
 def test_repeated_joins_do_not_broadcast_the_seats_again(server: Server) -> None:

@@ -22,7 +22,7 @@ from pasch.web import Limits
 from pasch.web._limits import Limiter, LimitError
 from pasch.web._service import ActError, Service
 
-from ._support import Client, Server, play
+from ._support import WAIT, Client, Server, play
 
 
 def limited(tmp_path: Path, servers: list[Server], *extra: str) -> Server:
@@ -38,7 +38,7 @@ def create_raw(server: Server) -> tuple[int, dict[str, str], object]:
     )
     req.add_header("Content-Type", "application/json")
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=WAIT) as r:
             return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
     except urllib.error.HTTPError as e:
         return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
@@ -84,7 +84,7 @@ def test_connections_are_bounded_per_room_and_per_address(tmp_path: Path, server
 
     def refused(code: str) -> None:
         with pytest.raises(InvalidStatus) as err:
-            connect(f"{server.ws}/ws/{code}", open_timeout=10)
+            connect(f"{server.ws}/ws/{code}", open_timeout=WAIT)
         assert err.value.response.status_code == 429
         assert int(err.value.response.headers["Retry-After"]) > 0
         assert b"too_many_connections" in err.value.response.body
@@ -293,7 +293,7 @@ def test_a_connection_that_floods_on_while_refused_is_closed(server: Server) -> 
     codes: list[str] = []
     with pytest.raises(ConnectionClosed) as closed:
         while True:
-            msg = flooder.recv(timeout=10)
+            msg = flooder.recv(timeout=WAIT)
             codes.append(str(msg.get("code", msg["type"])))
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     assert codes[-1] == "flood" and "rate_limited" in codes and codes.count("pong") >= 40

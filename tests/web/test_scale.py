@@ -23,7 +23,7 @@ from pasch.web._lease import Lease
 from pasch.web._relay import Relay
 from pasch.web._service import ActError, Room, Service
 
-from ._support import Client, Postgres, Server, choose, play
+from ._support import WAIT, Client, Postgres, Server, choose, play
 
 
 def updates(client: Client, upto: int = 1 << 30) -> list[tuple[int, int, list[str]]]:
@@ -130,10 +130,10 @@ def test_forwarded_rematch_and_notices_reach_this_process(tmp_path: Path) -> Non
             with engine.begin() as conn:
                 conn.execute(update(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == 1).values(claimed=True))
             relay.on_notice(f'm other {room.code} {{"type":"seats"}}')
-            for _ in range(100):
+            # The relay reads the claim in a thread: wait for it (a loaded machine may take seconds).
+            deadline = time.monotonic() + WAIT
+            while not room.seats[1].claimed and time.monotonic() < deadline:
                 await asyncio.sleep(0.02)
-                if room.seats[1].claimed:
-                    break
             assert room.seats[1].claimed and room.watchers == 0
             # A room nobody here watches is dropped when another process moves it on (reloaded on demand).
             relay.on_notice(f"e {room.code} 2 0")

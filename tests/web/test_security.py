@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 
-from ._support import Client, Server
+from ._support import WAIT, Client, Server
 
 
 def room(server: Server) -> tuple[str, str, str]:
@@ -102,6 +102,6 @@ def test_two_clients_acting_at_the_same_instant(server: Server) -> None:
 def test_unknown_room(server: Server) -> None:
     from websockets.sync.client import connect
 
-    with connect(f"{server.ws}/ws/ZZZZZZ") as ws:
-        msg = json.loads(ws.recv(timeout=5))
+    with connect(f"{server.ws}/ws/ZZZZZZ", open_timeout=WAIT) as ws:
+        msg = json.loads(ws.recv(timeout=WAIT))
     assert msg["type"] == "error" and msg["code"] == "no_room"
