@@ -98,7 +98,7 @@ class Solver:
         self.values = values
         self.build_seconds = build_seconds
         self.from_cache = False
-        self._best_ready = False
+        self._best_kernel: Any = None
 
     @classmethod
     def load(
@@ -319,14 +319,22 @@ class Solver:
 
         ``roll`` indexes the dice space's throws. Nothing is checked: use :meth:`state_key` first.
         """
-        from pasch.solver._kone import _best_one
+        kernel = self._best_kernel
+        if kernel is None:  # once per solver: compiled (or loaded) for these types, then called directly
+            from pasch.solver._kone import _best_one
 
-        t = self._tables
-        args = (self.values, int(key.mask), int(key.flag), int(key.upper), int(roll), int(rolls_left), bool(sharp), t)
-        if not self._best_ready:
-            ensure(_best_one, args)
-            self._best_ready = True
-        box, keep, value = _best_one(*args)
+            ensure(_best_one, (self.values, 0, 0, 0, 0, 1, False, self._tables))
+            kernel = self._best_kernel = _best_one
+        box, keep, value = kernel(
+            self.values,
+            int(key.mask),
+            int(key.flag),
+            int(key.upper),
+            int(roll),
+            int(rolls_left),
+            bool(sharp),
+            self._tables,
+        )
         return int(box), int(keep), float(value)
 
     # -- batches --------------------------------------------------------------------------------
