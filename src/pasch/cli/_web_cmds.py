@@ -38,7 +38,8 @@ HELP = {
     "seed": "the revealed seed, if the log does not hold it",
     "commitment": "the commitment you saw before the first throw (64 hex digits); default: the log's own",
     "json": "print one JSON object",
-    "contribution": "the seed contribution your page made (64 hex digits; the page keeps it): it must be in the log",
+    "contribution": "the seed contribution your page made (64 hex digits; the page keeps it): it must be at your seat",
+    "player": "your name in the game: your contribution must be at your seat (with --contribution)",
 }
 
 
@@ -125,6 +126,7 @@ def verify_cmd(
     contribution: Annotated[
         str | None, typer.Option("--contribution", metavar="HEX", help=HELP["contribution"])
     ] = None,
+    player: Annotated[str | None, typer.Option("--player", metavar="NAME", help=HELP["player"])] = None,
     as_json: Annotated[bool, typer.Option("--json", help=HELP["json"])] = False,
 ) -> None:
     """Say whether every throw of the log follows from the seed (and the seed from the commitment)."""
@@ -133,7 +135,8 @@ def verify_cmd(
 
     with guard():
         try:
-            report = verify(GameLog.load(log), seed=seed, commitment=commitment, contribution=contribution)
+            game = GameLog.load(log)
+            report = verify(game, seed=seed, commitment=commitment, contribution=contribution, player=player)
         except typer.Exit:
             raise
         except Exception as exc:
@@ -150,6 +153,8 @@ def verify_cmd(
                 "dice": report.version,
                 "contributions": report.contributions,
                 "contribution_included": report.mine,
+                "contribution_seat": report.seat,
+                "notes": report.notes,
             }
         )
     else:
@@ -160,9 +165,15 @@ def verify_cmd(
             where = "the one you gave" if report.commitment_source == "given" else "the log's own"
             typer.echo(f"  commitment {report.commitment} ({where}); seed {report.seed}")
         given = sum(1 for c in report.contributions if c)
-        typer.echo(f"  dice {report.version}; {given} player contribution(s) mixed in")
+        if report.version == "pasch-dice-v1":
+            typer.echo(f"  dice {report.version}: the server's seed alone (no player contribution mixed in)")
+        else:
+            typer.echo(f"  dice {report.version}; {given} player contribution(s) mixed in")
         if report.mine is not None:
-            typer.echo(f"  your contribution is {'included' if report.mine else 'MISSING'}")
+            where = f" (at {game.players[report.seat]}'s seat)" if report.mine and report.seat is not None else ""
+            typer.echo(f"  your contribution is {'included' + where if report.mine else 'MISSING'}")
+        for line in report.notes:
+            typer.echo(f"  note: {line}")
         for line in report.problems:
             typer.echo(f"  {line}")
     raise typer.Exit(0 if report.fair else 1)

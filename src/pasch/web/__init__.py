@@ -7,7 +7,19 @@ event log (SQLAlchemy; SQLite by default, PostgreSQL for larger installs) and br
 from __future__ import annotations
 
 from pasch.web._app import MAX_MESSAGE, create_app
-from pasch.web._fair import DiceStream, FairReport, commitment_of, new_seed, verify
+from pasch.web._fair import DICE_V1, DICE_V2, DiceStream, FairReport, HmacDice, commitment_of, new_seed, verify
 from pasch.web._limits import Limits
 
-__all__ = ["MAX_MESSAGE", "DiceStream", "FairReport", "Limits", "commitment_of", "create_app", "new_seed", "verify"]
+__all__ = [
+    "DICE_V1",
+    "DICE_V2",
+    "MAX_MESSAGE",
+    "DiceStream",
+    "FairReport",
+    "HmacDice",
+    "Limits",
+    "commitment_of",
+    "create_app",
+    "new_seed",
+    "verify",
+]

@@ -197,7 +197,11 @@ class FairReport:
         seed: the seed the throws were recomputed from.
         version: the dice version of the log (``pasch-dice-v1`` or ``pasch-dice-v2``).
         contributions: the players' seed contributions mixed into the dice (version 2).
-        mine: whether the contribution given to :func:`verify` is among them (None: none was given).
+        mine: whether the contribution given to :func:`verify` is the one at the player's seat (or, with no
+            player named, at some seat); None: none was given.
+        seat: the seat of the contribution given (None: none given, or not found).
+        notes: what the verdict rests on beyond the throws (seats that contributed nothing, the seat kinds
+            the log records), one line each.
     """
 
     fair: bool
@@ -209,23 +213,33 @@ class FairReport:
     version: str = DICE_V1
     contributions: list[str | None] = field(default_factory=list)
     mine: bool | None = None
+    seat: int | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def verify(
-    log: GameLog, seed: str | None = None, commitment: str | None = None, contribution: str | None = None
+    log: GameLog,
+    seed: str | None = None,
+    commitment: str | None = None,
+    contribution: str | None = None,
+    player: str | None = None,
 ) -> FairReport:
-    """Recompute every throw of ``log`` from the seed and compare.
+    """Recompute every throw of ``log`` from the seed and check the whole fairness argument.
 
     The seed defaults to the log's ``meta["seed"]``; the commitment to check is the one given (what the
     player saw before the first throw: a server cannot rewrite that one), else the log's ``meta["commitment"]``.
     A throw that differs from the seed's makes the game UNFAIR even when, after it, the log no longer replays
     (the tampered throw changed what was legal). The log's ``meta["dice"]`` names the dice version (absent:
-    version 1); version 2 mixes ``meta["contributions"]`` into the throws, and ``contribution`` (the one your
-    page made) must be among them, else the game is UNFAIR for you.
+    version 1). Version 1 mixes nothing into the dice, so a version-1 log that lists contributions is refused.
+    Version 2 mixes ``meta["contributions"]`` into the throws: exactly one entry per seat; none for a bot's
+    seat (``meta["seats"]`` records the seat kinds: a contribution there would be the server's, chosen after
+    seeing the players'); and ``contribution`` (the one your page made) must be at your seat (``player``,
+    your name), else the game is UNFAIR for you. Each player checks their own: a server that replaced
+    another player's contribution fails that player's check (docs/protocol.md, *What verify proves*).
 
     Raises:
-        PaschError: the log has no served dice seed, the seed or commitment is not hexadecimal, or an action
-            cannot be replayed although every throw before it matched.
+        PaschError: the log has no served dice seed, the seed or commitment is not hexadecimal, ``player`` is
+            not a player of the log, or an action cannot be replayed although every throw before it matched.
     """
     raw_seed = seed if seed is not None else log.meta.get("seed")
     if isinstance(raw_seed, int) and not isinstance(raw_seed, bool):
@@ -242,6 +256,8 @@ def verify(
         digest = commitment_of(seed)
     except ValueError:
         raise PaschError(f"the seed {seed[:16]!r}... is not hexadecimal") from None
+    if player is not None and player not in log.players:
+        raise PaschError(f"{player!r} is not a player of this log; its players: {', '.join(log.players)}")
     version = log.meta.get("dice") or DICE_V1
     raw = log.meta.get("contributions") or []
     if not isinstance(version, str) or not isinstance(raw, list):
@@ -260,11 +276,7 @@ def verify(
         stream = dice_stream(seed, version, contributions)
     except ValueError:
         raise PaschError(f"the seed {seed[:16]!r}... is not hexadecimal") from None
-    if contribution is not None:
-        report.mine = check_contribution(contribution) in contributions
-        if not report.mine:
-            report.fair = False
-            report.problems.append("your contribution is not among the log's: the dice did not include it")
+    _check_contributions(log, report, contribution, player)
     if commitment is not None:
         given = str(commitment).strip().lower()
         if len(given) != 64 or any(c not in "0123456789abcdef" for c in given):
@@ -297,3 +309,45 @@ def verify(
                 break
             raise PaschError(f"action {n} ({text!r}) cannot be replayed: {exc}") from None
     return report
+
+
+def _check_contributions(log: GameLog, report: FairReport, contribution: str | None, player: str | None) -> None:
+    """The contributions' part of the argument: which version mixes them, one per seat, none for bots, and
+    the checking player's at their seat."""
+
+    def unfair(problem: str) -> None:
+        report.fair = False
+        report.problems.append(problem)
+
+    contributions, players = report.contributions, log.players
+    given = [c for c in contributions if c]
+    if report.version == DICE_V1:
+        if given:
+            unfair(f"{DICE_V1} mixes no contribution into the dice, yet the log lists {len(given)}: it is relabelled")
+    elif len(contributions) != len(players):
+        unfair(f"the log lists {len(contributions)} contributions for {len(players)} seats (one per seat)")
+    kinds = log.meta.get("seats")
+    if report.version != DICE_V1 and isinstance(kinds, list) and len(kinds) == len(players):
+        for seat, (name, kind) in enumerate(zip(players, kinds, strict=True)):
+            made = seat < len(contributions) and contributions[seat]
+            if str(kind).startswith("bot") and made:
+                unfair(f"seat {seat} ({name}) is a bot's, yet it contributed: the server chose that value")
+            elif not str(kind).startswith("bot") and not made:
+                report.notes.append(f"{name} contributed nothing: their dice rest on the commitment alone")
+    elif report.version != DICE_V1:
+        report.notes.append("the log does not record which seats were bots: check that no bot's seat contributed")
+    if contribution is None:
+        return
+    value = check_contribution(contribution)
+    seats = [i for i, c in enumerate(contributions) if c == value]
+    report.seat = seats[0] if seats else None
+    if player is not None:
+        mine = players.index(player)
+        report.mine = mine in seats
+        if not report.mine:
+            where = f"at {players[seats[0]]}'s seat" if seats else "not in the log"
+            unfair(f"your contribution is {where}, not at your seat ({player}): the dice did not include it as yours")
+    else:
+        report.mine = bool(seats)
+        if not seats:
+            unfair("your contribution is not among the log's: the dice did not include it")

@@ -200,6 +200,7 @@ class Room:
         if self.seed:
             meta["dice"] = self.dice_version
             meta["contributions"] = list(self.contributions)
+            meta["seats"] = [s.kind for s in self.seats]  # verify: a bot's seat contributes nothing
         if self.finished and self.seed:
             meta["seed"] = self.seed
         return GameLog(
