@@ -31,12 +31,14 @@ def limited(tmp_path: Path, servers: list[Server], *extra: str) -> Server:
     return s
 
 
-def create_raw(server: Server) -> tuple[int, dict[str, str], object]:
-    """POST a room; the status, headers and body (no assertion)."""
+def create_raw(server: Server, forwarded_for: str | None = None) -> tuple[int, dict[str, str], object]:
+    """POST a room (with an ``X-Forwarded-For`` header if given); the status, headers and body (no assertion)."""
     req = urllib.request.Request(
         f"{server.http}/api/rooms", data=b'{"seats": [{"name": "Ada"}, {"name": ""}]}', method="POST"
     )
     req.add_header("Content-Type", "application/json")
+    if forwarded_for is not None:
+        req.add_header("X-Forwarded-For", forwarded_for)
     try:
         with urllib.request.urlopen(req, timeout=WAIT) as r:
             return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
@@ -53,6 +55,23 @@ def test_room_creation_is_rate_limited_per_address_with_retry_after(tmp_path: Pa
     assert b"rate_limited" in body
     # Other requests of the same address still work.
     assert server.request("GET", "/api/health")[0] == 200
+
+
+def test_a_forged_forwarded_header_is_not_a_new_address(tmp_path: Path, servers: list[Server]) -> None:
+    """By default the limits count the connecting peer: a script on the same host (or a visitor behind a proxy
+    that passes their header on) choosing a fresh X-Forwarded-For per request gets no fresh budget."""
+    server = limited(tmp_path, servers, "--rooms-per-minute", "3", "--open-rooms", "0")
+    statuses = [create_raw(server, f"203.0.113.{i}")[0] for i in range(5)]
+    assert statuses == [201, 201, 201, 429, 429]
+
+
+def test_a_trusted_proxy_names_the_client(tmp_path: Path, servers: list[Server]) -> None:
+    """With --forwarded-allow-ips naming the proxy, each forwarded client has its own budget."""
+    server = limited(
+        tmp_path, servers, "--rooms-per-minute", "3", "--open-rooms", "0", "--forwarded-allow-ips", "127.0.0.1"
+    )
+    assert [create_raw(server, "203.0.113.7")[0] for _ in range(4)] == [201, 201, 201, 429]
+    assert create_raw(server, "203.0.113.8")[0] == 201  # another client behind the same proxy
 
 
 def test_open_rooms_per_address_are_bounded_until_one_ends(tmp_path: Path, servers: list[Server]) -> None:

@@ -31,6 +31,9 @@ HELP = {
     "message_rate": "websocket messages a second one connection may send on average (beyond: an error frame)",
     "message_burst": "websocket messages one connection may send in a burst",
     "drain_grace": "on SIGTERM, seconds /api/ready answers 503 before the connections are closed (for the proxy)",
+    "forwarded_allow_ips": "addresses of reverse proxies whose X-Forwarded-For header names the client (comma "
+    "separated, e.g. 127.0.0.1; default: none, every limit counts the connecting peer; '*' trusts anyone: never on a "
+    "public port)",
     "win_hints": "hints in games of 2-8 players on one-column sheets also give P(win); the win tables (0.74 GB for "
     "yahtzee, 1.44 GB for yatzy) are built once where not cached, then memory-mapped outside --table-memory-mb",
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
@@ -86,6 +89,9 @@ def serve_cmd(
         float, typer.Option("--drain-grace", min=0.0, max=300.0, metavar="SECONDS", help=HELP["drain_grace"])
     ] = 0.0,
     win_hints: Annotated[bool, typer.Option("--win-hints", help=HELP["win_hints"])] = False,
+    forwarded_allow_ips: Annotated[
+        str, typer.Option("--forwarded-allow-ips", metavar="IPS", help=HELP["forwarded_allow_ips"])
+    ] = "",
 ) -> None:
     """Run the web server until interrupted."""
     import uvicorn
@@ -114,8 +120,21 @@ def serve_cmd(
             drain_grace=drain_grace,
             win_hints=win_hints,
         )
-        # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame.
-        uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20)
+        # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame. The client's
+        # address is the connecting peer's unless a trusted proxy names it: uvicorn's own default trusts
+        # X-Forwarded-For from 127.0.0.1, so a visitor behind a proxy that passes their header on (or a script
+        # on the same host) would choose the address every per-address limit counts.
+        proxies = forwarded_allow_ips.strip()
+        uvicorn.run(
+            web,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=1 << 20,
+            ws_ping_interval=20,
+            proxy_headers=bool(proxies),
+            forwarded_allow_ips=proxies or None,
+        )
 
 
 @app.command("verify", help=HELP["verify"])
