@@ -153,6 +153,15 @@ def test_forced_upward_strict_sharp_flags() -> None:
         ("yahtzee+joker=free+sharp", "yahtzee+sharp+joker=free"),
         ("yahtzee+joker=free+bonus=50+forced", "yahtzee+forced+bonus=50+joker=free"),
         ("knaster+rows=1,2,3,4,5", "knaster+rows=1,2,3,4,5"),
+        # one rule set, one text (it names the solver's table files): values in canonical form ...
+        ("yahtzee+bonus=0010", "yahtzee+bonus=10"),
+        ("knaster+rows=09, 8,7,6,05", "knaster"),  # the default line values
+        ("knaster+diags=010,5", "knaster+diags=10,5"),
+        # ... and a parameter that changes nothing left out
+        ("yahtzee+bonus=35", "yahtzee"),
+        ("kniffel+joker=schmidt+sharp", "kniffel+sharp"),
+        ("yacht+bonus=0", "yacht"),
+        ("yacht+bonus=35", "yacht+bonus=35"),
     ],
 )
 def test_canonical_text(text: str, canon: str) -> None:
@@ -245,6 +254,9 @@ def test_rule_sets_are_frozen(text: str) -> None:
         ("knaster+rows=9,8,7,6,1001", "rows"),
         ("knaster+cols=9,8,7,6,-1", "cols"),
         ("knaster+diags=10,99999999", "diags"),
+        ("kniffel+bonus=1_0", "digits 0-9"),
+        ("kniffel+bonus=١٠", "digits 0-9"),
+        ("knaster+rows=9,8,7,6,5.0", "digits 0-9"),
         ("kniffel+" + "sharp+" * 40 + "sharp", "too long"),
     ],
 )

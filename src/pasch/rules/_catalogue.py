@@ -237,13 +237,12 @@ MAX_TEXT = 200
 
 def _ints(key: str, value: str, count: int) -> tuple[int, ...]:
     low, high = PARAMETER_RANGE
-    parts = value.split(",")
-    if any(len(v.strip()) > 6 for v in parts):  # int() of a huge digit string is slow, and out of range anyway
+    parts = [v.strip() for v in value.split(",")]
+    if any(len(v) > 6 for v in parts):  # int() of a huge digit string is slow, and out of range anyway
         raise RuleSetError(f"parameter {key}={value[:40]!r}: each value must lie in {low}..{high}")
-    try:
-        out = tuple(int(v) for v in parts)
-    except ValueError:
-        raise RuleSetError(f"parameter {key}={value!r}: expected {count} comma-separated integers") from None
+    if not all(v.isascii() and v.isdigit() for v in parts):  # int() also takes "1_0", "+5" and other digits
+        raise RuleSetError(f"parameter {key}={value!r}: expected {count} comma-separated integers (digits 0-9)")
+    out = tuple(int(v) for v in parts)
     if len(out) != count:
         raise RuleSetError(f"parameter {key}={value!r}: expected {count} values, got {len(out)}")
     if any(not low <= v <= high for v in out):
@@ -279,6 +278,20 @@ def _apply_param(rules: RuleSet, key: str, value: str) -> RuleSet:
             kn = dataclasses.replace(kn, diagonal_values=(d[0], d[1]))
         return dataclasses.replace(rules, knaster=kn)
     raise RuleSetError(f"{rules.base} has no parameter {key!r}")
+
+
+def _canonical_value(rules: RuleSet, key: str) -> str:
+    """The canonical text of a parameter's value, read back from the rule set it made."""
+    if key == "joker":
+        return rules.joker.value
+    if key == "extra":
+        return rules.extra.value
+    if key == "bonus":
+        return str(rules.bonus)
+    kn = rules.knaster
+    assert kn is not None  # the Knaster parameters are the only others
+    values = {"rows": kn.row_values, "cols": kn.column_values, "diags": kn.diagonal_values}[key]
+    return ",".join(str(v) for v in values)
 
 
 def _apply_modifier(rules: RuleSet, mod: str) -> RuleSet:
@@ -345,11 +358,17 @@ def get(text: str) -> RuleSet:
     mods.sort(key=_MOD_ORDER.index)
     for m in mods:
         rules = _apply_modifier(rules, m)
+    # One rule set, one text (it names the solver's table files): a parameter is written in its canonical
+    # form (bonus=0010 and bonus=10 are one rule set), and one that changes nothing is left out.
+    extras_list: list[str] = []
     for key in sorted(params):
-        rules = _apply_param(rules, key, params[key])
-    canon = "+".join([base_id, *mods, *(f"{k}={params[k]}" for k in sorted(params))])
+        changed = _apply_param(rules, key, params[key])
+        if changed != rules:
+            extras_list.append(f"{key}={_canonical_value(changed, key)}")
+        rules = changed
+    extras = tuple(extras_list)
+    canon = "+".join([base_id, *mods, *extras])
     name = rules.name + "".join(f" +{m}" for m in mods)
-    extras = tuple(f"{k}={params[k]}" for k in sorted(params))
     return dataclasses.replace(rules, id=canon, name=name, modifiers=(*mods, *extras))
 
 
