@@ -97,8 +97,10 @@ def serve_cmd(
     import uvicorn
 
     from pasch.web import Limits, create_app
+    from pasch.web._db import check_database, default_url
 
     with guard():
+        check_database(db or default_url())  # a bad --db in one line, before anything else starts
         web = create_app(
             db,
             bot_delay=bot_delay,

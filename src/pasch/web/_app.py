@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -24,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, Field
+from sqlalchemy.exc import OperationalError
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -42,6 +44,8 @@ from pasch.web._limits import Limiter, LimitError, Limits
 from pasch.web._relay import Relay
 from pasch.web._service import ABANDON_AFTER, FINISHED_TTL, MAX_NAME, ActError, ActResult, Room, Service
 from pasch.web._view import rules_info, state_view
+
+LOG = logging.getLogger("pasch.web")
 
 __all__ = ["MAX_MESSAGE", "create_app"]
 
@@ -903,6 +907,14 @@ def create_app(
     @app.exception_handler(ActError)
     async def act_error(_request: Request, exc: ActError) -> JSONResponse:
         return JSONResponse({"detail": {"code": exc.code, "message": exc.message}}, status_code=400)
+
+    @app.exception_handler(OperationalError)
+    async def database_busy(_request: Request, exc: OperationalError) -> JSONResponse:
+        # A SQLite file locked by another program past the busy timeout, or a database that went away: the
+        # request may succeed in a moment, so say so in the API's own form instead of a plain-text 500.
+        LOG.warning("database unavailable: %s", str(exc.orig or exc).splitlines()[0][:200])
+        detail = {"code": "database_busy", "message": "the database is busy or unreachable; try again shortly"}
+        return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "2"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

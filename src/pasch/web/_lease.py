@@ -9,9 +9,12 @@ starts the bots where one is to move, so the game goes on. A bot action the old 
 committed (the new owner reads it from the log) or did not (the new owner plays it again); the unique
 ``(game, seq)`` slot rules out both counting. An owner that loses its connection stops its bots at once.
 
-**SQLite** is the zero-setup default for one process: :func:`sqlite_guard` takes an exclusive lock on a file
-beside the database (``<database>.serve-lock``), and a second ``pasch serve`` on the same file stops at
-start with a clear message instead of sharing it without a relay. The terminal app (``pasch play``) does not
+**SQLite** is the zero-setup default for one process: :func:`sqlite_guard` takes an exclusive ``flock`` on
+the database file itself, so the lock follows the file whatever name reaches it (a hard link, a symbolic
+link, another relative path), and a second ``pasch serve`` on the same file stops at start with a clear
+message instead of sharing it without a relay. SQLite's own locks are POSIX record locks, which ``flock``
+neither takes nor releases. The server's pid is written beside the name it was given
+(``<database>.serve-lock``), for the message. The terminal app (``pasch play``) does not
 take this lock: it may use the same file while a server runs, as before.
 """
 
@@ -171,67 +174,67 @@ async def stop_bots(service: Service) -> None:
 
 
 class SQLiteGuard:
-    """An exclusive lock on ``<database>.serve-lock`` held while a server uses a SQLite file."""
+    """An exclusive ``flock`` on a SQLite database file, held while a server uses it."""
 
-    _held: dict[str, tuple[IO[Any], int]] = {}  # noqa: RUF012 - per process: one lock per file, counted
+    _held: dict[tuple[int, int], tuple[IO[Any], int]] = {}  # noqa: RUF012 - per process, by file identity
 
     def __init__(self, path: Path) -> None:
         self.path = path.resolve()
         self.lock = self.path.with_name(self.path.name + ".serve-lock")
         self._released = False
-        key = str(self.lock)
-        held = self._held.get(key)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = self.path.open("ab")  # an empty file is an empty SQLite database
+        stat = os.fstat(handle.fileno())
+        self.key = (stat.st_dev, stat.st_ino)
+        held = self._held.get(self.key)
         if held is not None:  # this process already holds it (several apps, e.g. in tests)
-            self._held[key] = (held[0], held[1] + 1)
+            handle.close()
+            self._held[self.key] = (held[0], held[1] + 1)
             return
-        handle = _take(self.lock, self.path)
-        self._held[key] = (handle, 1)
+        _take(handle, self.path, self.lock)
+        self._held[self.key] = (handle, 1)
 
     def release(self) -> None:
         """Let the lock go (idempotent)."""
         if self._released:
             return
         self._released = True
-        key = str(self.lock)
-        handle, count = self._held.get(key, (None, 0))
+        handle, count = self._held.get(self.key, (None, 0))
         if handle is None:
             return
         if count > 1:
-            self._held[key] = (handle, count - 1)
+            self._held[self.key] = (handle, count - 1)
             return
-        del self._held[key]
+        del self._held[self.key]
         with contextlib.suppress(OSError):
             handle.close()  # closing the file releases the lock
 
 
-def _take(lock: Path, db: Path) -> IO[Any]:
-    """Open and lock the lock file without waiting.
+def _take(handle: IO[Any], db: Path, pid_file: Path) -> None:
+    """Lock the open database file without waiting, and write this process's pid beside it.
 
     Raises:
         PaschError: another process holds it.
     """
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    handle = lock.open("a+")
     try:
         import fcntl
     except ImportError:  # not POSIX: no lock (one process is the documented use)
-        return handle
+        return
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        handle.seek(0)
-        other = handle.read().strip() or "?"
         handle.close()
+        try:
+            other = f"pid {pid_file.read_text(encoding='utf-8').strip() or '?'}"
+        except OSError:  # reached through another name: its pid file is beside that one
+            other = "another name of the same file"
         raise PaschError(
-            f"the SQLite database {str(db)!r} is already served by another pasch serve process (pid {other}); "
+            f"the SQLite database {str(db)!r} is already served by another pasch serve process ({other}); "
             "SQLite serves one process: stop that one, or use PostgreSQL (--db postgresql+psycopg://...) to "
             "run several"
         ) from None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(str(os.getpid()))
-    handle.flush()
-    return handle
+    with contextlib.suppress(OSError):
+        pid_file.write_text(str(os.getpid()), encoding="utf-8")
 
 
 def sqlite_guard(url: str) -> SQLiteGuard | None:
