@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated
 
@@ -34,6 +35,10 @@ HELP = {
     "forwarded_allow_ips": "addresses of reverse proxies whose X-Forwarded-For header names the client (comma "
     "separated, e.g. 127.0.0.1; default: none, every limit counts the connecting peer; '*' trusts anyone: never on a "
     "public port)",
+    "header_timeout": "seconds a request's headers may take from its first byte (0: no limit; slow senders are closed)",
+    "sockets_per_address": "open TCP connections one address may hold, before any request (0: no limit; a trusted "
+    "proxy of --forwarded-allow-ips is exempt)",
+    "max_connections": "connections and requests in progress at once; beyond: HTTP 503 (0: no limit)",
     "win_hints": "hints in games of 2-8 players on one-column sheets also give P(win); the win tables (0.74 GB for "
     "yahtzee, 1.44 GB for yatzy) are built once where not cached, then memory-mapped outside --table-memory-mb",
     "verify": "Recompute every throw of a served game's log from its revealed seed: exit 0 fair, 1 unfair.",
@@ -92,12 +97,22 @@ def serve_cmd(
     forwarded_allow_ips: Annotated[
         str, typer.Option("--forwarded-allow-ips", metavar="IPS", help=HELP["forwarded_allow_ips"])
     ] = "",
+    header_timeout: Annotated[
+        float, typer.Option("--header-timeout", min=0.0, max=3600.0, metavar="SECONDS", help=HELP["header_timeout"])
+    ] = 10.0,
+    sockets_per_address: Annotated[
+        int, typer.Option("--sockets-per-address", min=0, max=1_000_000, help=HELP["sockets_per_address"])
+    ] = 64,
+    max_connections: Annotated[
+        int, typer.Option("--max-connections", min=0, max=10_000_000, help=HELP["max_connections"])
+    ] = 4000,
 ) -> None:
     """Run the web server until interrupted."""
     import uvicorn
 
     from pasch.web import Limits, create_app
     from pasch.web._db import check_database, default_url
+    from pasch.web._transport import TransportGuard, guarded_protocol
 
     with guard():
         check_database(db or default_url())  # a bad --db in one line, before anything else starts
@@ -122,21 +137,44 @@ def serve_cmd(
             drain_grace=drain_grace,
             win_hints=win_hints,
         )
-        # A 1 MiB transport cap; the app answers frames above its own 4 KiB cap with an error frame. The client's
-        # address is the connecting peer's unless a trusted proxy names it: uvicorn's own default trusts
-        # X-Forwarded-For from 127.0.0.1, so a visitor behind a proxy that passes their header on (or a script
-        # on the same host) would choose the address every per-address limit counts.
+        # The client's address is the connecting peer's unless a trusted proxy names it: uvicorn's own default
+        # trusts X-Forwarded-For from 127.0.0.1, so a visitor behind a proxy that passes their header on (or a
+        # script on the same host) would choose the address every per-address limit counts.
         proxies = forwarded_allow_ips.strip()
+        trusted = frozenset(p.strip() for p in proxies.split(",") if p.strip() and p.strip() != "*")
+        everyone = "*" in (p.strip() for p in proxies.split(","))  # every peer a proxy: no peer to count
+        transport = TransportGuard(header_timeout, 0 if everyone else sockets_per_address, trusted)
+        _raise_file_limit(max_connections)
         uvicorn.run(
             web,
             host=host,
             port=port,
             log_level="warning",
+            http=guarded_protocol(transport),
+            limit_concurrency=max_connections or None,
+            # Frames are not compressed, so a frame costs what it measures: a 1 MiB compressed frame was inflated
+            # before the app's 4 KiB check. Up to the 1 MiB transport cap the app answers an error frame.
+            ws_per_message_deflate=False,
             ws_max_size=1 << 20,
             ws_ping_interval=20,
             proxy_headers=bool(proxies),
             forwarded_allow_ips=proxies or None,
         )
+
+
+def _raise_file_limit(wanted: int) -> None:
+    """Let this process open as many files as its hard limit allows, up to what ``--max-connections`` needs (plus
+    the database, tables and logs): a default soft limit of 1,024 locked every new client out at about a
+    thousand sockets."""
+    try:
+        import resource
+    except ImportError:  # not POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, (wanted or 4000) + 256)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 @app.command("verify", help=HELP["verify"])

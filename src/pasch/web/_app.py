@@ -210,6 +210,12 @@ class RoomView(BaseModel):
 
 
 # -- websocket connections -----------------------------------------------------------------------------
+JOIN_RATE = 0.5
+"""Joins a second that change a connection's seat, on average (each is broadcast to the room)."""
+JOIN_BURST = 4.0
+"""Such joins in a burst (a page joins once, and again after a seat is claimed or the room is rematched)."""
+
+
 class Conn:
     """One websocket: its seat (None: spectator), outgoing queue and rate limiter."""
 
@@ -230,6 +236,19 @@ class Conn:
         self.closed = False
         self.close_code = 1008
         """The websocket close code once the queue's end is reached (1012 when the server drains)."""
+        self.seat_changes = JOIN_BURST
+        self.seat_stamp = self.stamp
+
+    def allow_seat_change(self) -> bool:
+        """Token bucket of the joins that change who this connection is: each one is broadcast to the whole
+        room, so a client toggling its join multiplied every member's frames (issue 26: 33 times)."""
+        now = time.monotonic()
+        self.seat_changes = min(JOIN_BURST, self.seat_changes + (now - self.seat_stamp) * JOIN_RATE)
+        self.seat_stamp = now
+        if self.seat_changes >= 1.0:
+            self.seat_changes -= 1.0
+            return True
+        return False
 
     def allow(self) -> bool:
         """Token bucket: whether one more message is allowed now."""
@@ -726,6 +745,10 @@ def create_app(
                     if held is not None and held != seat:
                         local.add(held)
             changed = seat != conn.seat or local != conn.local
+            if changed and not conn.allow_seat_change():
+                LOG.info("room %s: a connection changes its seat too often; refused", room.code)
+                conn.send(_error("rate_limited", "joining and leaving this often is not allowed; wait a moment", ref))
+                return
             since = msg.get("seq")
             if relays and isinstance(since, int) and since > room.seq:  # resumed here: this process may lag
                 await relays[0].catch_up(room)

@@ -1,0 +1,127 @@
+"""Limits below the application, on each TCP connection: how many one address may hold, and how long a
+request's headers may take.
+
+A client that opens sockets and sends nothing, or sends a request's headers a byte at a time (slowloris),
+holds a file descriptor and a connection slot for as long as it likes: uvicorn times out only idle
+keep-alive connections. :func:`guarded_protocol` wraps uvicorn's HTTP protocol class (the one it would
+choose itself) so that
+
+* an address holding ``per_address`` open connections has its next one closed at once (the peer's address:
+  a trusted reverse proxy, which carries every visitor, is exempt; the application's own limits count the
+  visitors it names);
+* a request whose headers are not complete ``header_timeout`` seconds after its first byte arrived is
+  closed.
+
+Each refusal is counted and logged (at most once a minute per address and kind). A connection upgraded to a
+websocket is the websocket protocol's from then on, and keeps counting toward its address until it closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+__all__ = ["TransportGuard", "guarded_protocol"]
+
+LOG = logging.getLogger("pasch.web")
+
+
+class TransportGuard:
+    """The counters and settings the guarded protocol instances share (one per server process).
+
+    Args:
+        header_timeout: seconds a request's headers may take from its first byte (0: no limit).
+        per_address: open connections one address may hold (0: no limit).
+        trusted: addresses exempt from ``per_address`` (the reverse proxies of ``--forwarded-allow-ips``).
+    """
+
+    def __init__(self, header_timeout: float, per_address: int, trusted: frozenset[str] = frozenset()) -> None:
+        self.header_timeout = header_timeout
+        self.per_address = per_address
+        self.trusted = trusted
+        self.refused = 0
+        """Connections closed at once: their address held ``per_address`` already."""
+        self.timed_out = 0
+        """Connections closed because a request's headers did not arrive in time."""
+        self._open: dict[str, set[asyncio.BaseTransport]] = {}
+        self._logged: dict[tuple[str, str], float] = {}
+        self._admitted = 0
+
+    def admit(self, host: str, transport: asyncio.BaseTransport) -> bool:
+        """Count a new connection of ``host``; False (and counted as refused) when it holds too many."""
+        if not self.per_address or host in self.trusted:
+            return True
+        live = {t for t in self._open.get(host, ()) if not t.is_closing()}
+        if len(live) >= self.per_address:
+            self.refused += 1
+            self.note(host, "refused", f"{host} holds {len(live)} connections; another one closed")
+            self._open[host] = live
+            return False
+        live.add(transport)
+        self._open[host] = live
+        self._admitted += 1
+        if self._admitted % 1024 == 0:  # forget addresses that hold nothing any more
+            for key in [k for k, v in self._open.items() if all(t.is_closing() for t in v)]:
+                del self._open[key]
+        return True
+
+    def note(self, host: str, kind: str, message: str) -> None:
+        """Log ``message`` unless this address's ``kind`` of refusal was logged in the last minute."""
+        now = time.monotonic()
+        if now - self._logged.get((host, kind), -60.0) >= 60.0:
+            self._logged[(host, kind)] = now
+            if len(self._logged) > 4096:
+                self._logged.clear()
+            LOG.warning("transport: %s", message)
+
+
+def guarded_protocol(guard: TransportGuard) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol class (httptools where installed, else h11), with ``guard``'s limits."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as Base
+    except ImportError:  # uvicorn without its [standard] extras
+        from uvicorn.protocols.http.h11_impl import H11Protocol as Base  # type: ignore[assignment]
+
+    class Guarded(Base):
+        """:class:`uvicorn`'s protocol with a per-address connection cap and a deadline for headers."""
+
+        _pasch_deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            peer = transport.get_extra_info("peername")
+            host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+            self._pasch_host = host
+            if not guard.admit(host, transport):
+                transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            if guard.header_timeout and self._pasch_deadline is None and self._between_requests():
+                # Headers complete make a new request cycle: the same cycle when the time is up means none came.
+                self._pasch_cycle = getattr(self, "cycle", None)
+                self._pasch_deadline = self.loop.call_later(guard.header_timeout, self._headers_late)
+            super().data_received(data)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._pasch_deadline is not None:
+                self._pasch_deadline.cancel()
+                self._pasch_deadline = None
+            super().connection_lost(exc)
+
+        def _between_requests(self) -> bool:
+            cycle = getattr(self, "cycle", None)
+            return cycle is None or bool(getattr(cycle, "response_complete", False))
+
+        def _headers_late(self) -> None:
+            self._pasch_deadline = None
+            transport = self.transport
+            if transport.is_closing() or transport.get_protocol() is not self:  # closed, or a websocket now
+                return
+            if getattr(self, "cycle", None) is self._pasch_cycle:  # the request that started it has no headers
+                guard.timed_out += 1
+                guard.note(self._pasch_host, "headers", f"{self._pasch_host}: request headers too slow; closed")
+                transport.close()
+
+    return Guarded
