@@ -139,3 +139,30 @@ def test_a_first_compilation_says_so_once(tmp_path: Path) -> None:
     assert len(lines) == 1, done.stderr
     assert "(once; Numba keeps it in its cache)" in lines[0]
     assert "mean" in done.stdout
+
+
+def test_an_absurd_target_is_refused_before_any_table_is_built(invoke: Invoke, private_cache: Path) -> None:
+    """It ran three minutes, wrote 368 MB and ended in a traceback (issue 26)."""
+    argv = ["advise", "--rules", "yahtzee", "--dice", "13356", "--rolls-left", "2", "--objective", "target"]
+    result = invoke([*argv, "--target", "99999999999999999999"])
+    assert_bad_input(result, "--target 99999999999999999999", "answers targets up to 511")
+    assert not list(private_cache.glob("target-*"))  # nothing built
+    sheet = ["--sheet", "chance=30"]  # the reach counts from the sheet's points
+    assert_bad_input(invoke([*argv, *sheet, "--target", "542"]), "up to 541")
+
+
+def test_a_big_table_build_is_announced_with_its_size_once(
+    invoke: Invoke, private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pasch.cli._solver_cmds as cmds
+
+    monkeypatch.setattr(cmds, "ANNOUNCE_BYTES", 0)  # yacht's tables are small: announce them all the same
+    argv = ["advise", "--rules", "yacht", "--dice", "13356", "--rolls-left", "2", "--objective", "target"]
+    first = invoke([*argv, "--target", "150"])
+    assert first.exit_code == 0, first.output
+    assert "pasch: building the threshold table of yacht once:" in first.stderr and "MB on disk" in first.stderr
+    again = invoke([*argv, "--target", "150"])
+    assert again.exit_code == 0 and "building" not in again.stderr  # stored now
+    duel = invoke(["duel", "--rules", "yacht", "--bots", "win,optimal", "--games", "2"])
+    assert duel.exit_code == 0, duel.output
+    assert "pasch: building the survival table of yacht once:" in duel.stderr  # the one still missing

@@ -299,9 +299,20 @@ def _advise_objective(
     as_json: bool,
 ) -> None:
     """``advise --objective target|win``: every option with its probability of reaching the target or winning."""
-    from pasch.solver import score_distribution, target_table
+    from pasch.rules import column_totals
+    from pasch.solver import score_distribution, target_table, win_files
 
     rules = solver.rules
+    files = win_files(solver)
+    if objective == "target":
+        assert target is not None
+        reach = column_totals(rules, scores).total + files.width - 1
+        if target > reach:  # before any table is built: the table covers width - 1 more points
+            raise InvalidActionError(
+                f"--target {target}: {rules.id}'s threshold table answers targets up to {reach} from this sheet "
+                f"({files.width - 1} more points)"
+            )
+    announce_tables(files, (files.target,))
     table = target_table(solver)
     info: dict[str, Any] = {"rules": rules.id, "dice": list(roll), "rolls_left": rolls_left, "objective": objective}
     if objective == "target":
@@ -335,6 +346,36 @@ def _advise_objective(
     out = console()
     out.print(table_out)
     out.print(f"best: {best.action_text} ({what} = {100 * best.probability:.2f} %)", highlight=False)
+
+
+ANNOUNCE_BYTES = 50 * 1024 * 1024
+"""A table build whose files take more than this is announced, with its size, before it starts."""
+
+
+def announce_tables(files: Any, paths: tuple[Any, ...]) -> None:
+    """Say on stderr, before a build starts, what the threshold (and survival) tables about to be built take:
+    disk, and memory while one is built (about three times one table). Nothing when they are stored already or
+    small."""
+    missing = [path for path in paths if not files.stored(path)]
+    size = files.table_nbytes * len(missing)
+    if not missing or size <= ANNOUNCE_BYTES:
+        return
+    from pasch.cli._common import err_console
+
+    kinds = " and ".join("threshold" if path == files.target else "survival" for path in missing)
+    err_console().print(
+        f"pasch: building the {kinds} table{'s' if len(missing) > 1 else ''} of {files.rules} once: "
+        f"{size / 1e6:,.0f} MB on disk, about {3 * files.table_nbytes / 1e9:.1f} GB of memory while one is built "
+        "(half a minute or more for a full-size rule set; then cached)…",
+        highlight=False,
+    )
+
+
+def _announce_win_tables(rules: RuleSet) -> None:
+    from pasch.solver import shared_solver, win_files
+
+    files = win_files(shared_solver(rules))
+    announce_tables(files, (files.target, files.survival))
 
 
 MAX_GAMES = 20_000_000
@@ -524,6 +565,8 @@ def duel_cmd(
         names = tuple(b.strip() for b in bots.split(","))
         if len(names) != 2 or not all(names):
             raise InvalidActionError(f"--bots {bots!r}: name two bots, e.g. win,optimal")
+        if "win" in names:  # its two tables, before their build starts
+            _announce_win_tables(rules)
         try:
             result = duel(rules, (names[0], names[1]), games, seed)
         except ValueError as exc:
@@ -578,6 +621,8 @@ def review_cmd(
 
         log = GameLog.load(log_path)
         rules = _rules(log.rules)
+        if win and len(log.players) > 1:
+            _announce_win_tables(rules)
         if percentile and not percentile_cached(rules):
             err_console().print(
                 "pasch: computing the exact score distribution of optimal play (once per rule set; then cached)…"

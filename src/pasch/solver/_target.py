@@ -521,9 +521,13 @@ class TargetTable:
         return self._collect(key, r, rolls_left, sh, boxes, keeps)
 
 
-def quantise(theta: npt.NDArray[Any]) -> npt.NDArray[np.uint16]:
-    """Probabilities as uint16 (``round(p * 65535)``)."""
-    out: npt.NDArray[np.uint16] = np.rint(np.clip(theta, 0.0, 1.0) * QUANT).astype(np.uint16)
+def quantise(theta: npt.NDArray[Any], rows: int = 1 << 14) -> npt.NDArray[np.uint16]:
+    """Probabilities as uint16 (``round(p * 65535)``), a block of ``rows`` rows at a time: the float
+    temporaries of one block, not of the whole table, come on top of the table and the result (a build's
+    peak stays about three times the stored table)."""
+    out: npt.NDArray[np.uint16] = np.empty(theta.shape, np.uint16)
+    for lo in range(0, theta.shape[0], rows):
+        out[lo : lo + rows] = np.rint(np.clip(theta[lo : lo + rows], 0.0, 1.0) * QUANT)
     return out
 
 
