@@ -94,3 +94,32 @@ def test_default_threads_reads_numbas_setting_without_importing_numba(setting: s
     expected = setting or str(len(os.sched_getaffinity(0)))
     assert before == f"{expected} False"  # from the environment, as Numba reads it; Numba not imported
     assert after == f"{expected} {expected}"  # the same once Numba is imported (then from its config)
+
+
+def test_the_cache_directory_stays_within_its_disk_budget_least_recently_used_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule variants filled the disk without limit (issue 26: 458 MB in 3.5 minutes)."""
+    from pasch.solver import disk_budget, set_disk_budget, trim_cache
+
+    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("pasch.solver._table._DISK", [None])
+    monkeypatch.setenv("PASCH_CACHE_MB", "7")
+    assert disk_budget() == 7 << 20
+    # Three yahtzee-sized tables of 4 MB each: the budget of 7 MB holds one.
+    ids = ["yahtzee+forced+bonus=10", "yahtzee+forced+bonus=20", "yahtzee+forced+bonus=30"]
+    Solver.load(ids[0])
+    first = table_path(get(ids[0]))
+    os.utime(first, (1, 1))  # long unused
+    Solver.load(ids[1])
+    assert not first.exists() and not first.with_suffix(".json").exists()  # the least recently used went
+    second = table_path(get(ids[1]))
+    assert second.exists()
+    Solver.load(ids[1])  # loading marks it used ...
+    Solver.load(ids[2])  # ... but the newest table is never the one removed, and the budget holds one
+    assert table_path(get(ids[2])).exists() and not second.exists()
+    set_disk_budget(0)  # no bound: nothing removed
+    Solver.load(ids[0])
+    assert len(list(tmp_path.glob("*.npy"))) == 2 and trim_cache() == 0
+    with pytest.raises(ValueError, match="at least 0 MB"):
+        set_disk_budget(-1)

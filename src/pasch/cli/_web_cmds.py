@@ -29,6 +29,7 @@ HELP = {
     "lobby_size": "rows of the lobby (rooms with players present first, one row per creating address)",
     "table_memory_mb": "memory budget of the solver tables kept in memory, MB (least recently used go first; 0: "
     "count only)",
+    "table_disk_mb": "bound of the solver's table cache on disk, MB (least recently used tables go first; 0: none)",
     "message_rate": "websocket messages a second one connection may send on average (beyond: an error frame)",
     "message_burst": "websocket messages one connection may send in a burst",
     "drain_grace": "on SIGTERM, seconds /api/ready answers 503 before the connections are closed (for the proxy)",
@@ -84,6 +85,9 @@ def serve_cmd(
     table_memory_mb: Annotated[
         int, typer.Option("--table-memory-mb", min=0, max=1_000_000, metavar="MB", help=HELP["table_memory_mb"])
     ] = 64,
+    table_disk_mb: Annotated[
+        int, typer.Option("--table-disk-mb", min=0, max=10_000_000, metavar="MB", help=HELP["table_disk_mb"])
+    ] = 4096,
     message_rate: Annotated[
         float, typer.Option("--message-rate", min=0.1, max=1e9, metavar="N", help=HELP["message_rate"])
     ] = 20.0,
@@ -131,6 +135,7 @@ def serve_cmd(
                 unplayed_minutes=unplayed_minutes,
                 lobby_size=lobby_size,
                 table_memory_mb=table_memory_mb,
+                table_disk_mb=table_disk_mb,
                 message_rate=message_rate,
                 message_burst=message_burst,
             ),

@@ -33,7 +33,17 @@ from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, is_shared, set_shared_budget, shared_nbytes, shared_solver
 from pasch.solver._sheet import check_sheet
 from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
-from pasch.solver._table import SOLVER_VERSION, CacheWarning, build_values, cache_dir, load_or_build, table_path
+from pasch.solver._table import (
+    SOLVER_VERSION,
+    CacheWarning,
+    build_values,
+    cache_dir,
+    disk_budget,
+    load_or_build,
+    set_disk_budget,
+    table_path,
+    trim_cache,
+)
 from pasch.solver._target import SurvivalTable, TargetOption, TargetTable, survival_table, target_table
 from pasch.solver._targetfile import WinFiles, win_files
 
@@ -72,6 +82,7 @@ __all__ = [
     "cache_dir",
     "check_sheet",
     "clear_shared",
+    "disk_budget",
     "distribution_path",
     "duel_win_optimal",
     "is_shared",
@@ -80,6 +91,7 @@ __all__ = [
     "on_compile",
     "prepare",
     "score_distribution",
+    "set_disk_budget",
     "set_shared_budget",
     "shared_nbytes",
     "shared_solver",
@@ -89,6 +101,7 @@ __all__ = [
     "table_path",
     "tables",
     "target_table",
+    "trim_cache",
     "warm_up",
     "win_files",
 ]

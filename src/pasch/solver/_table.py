@@ -46,10 +46,13 @@ __all__ = [
     "build_values",
     "cache_dir",
     "default_threads",
+    "disk_budget",
     "load_or_build",
     "run_threads",
+    "set_disk_budget",
     "store_or_warn",
     "table_path",
+    "trim_cache",
 ]
 
 SOLVER_VERSION = 1
@@ -268,6 +271,8 @@ def load_array(
     if _checksum(values) != stored["crc32"]:
         _damaged(path, "its data does not match its checksum")
         return None
+    with contextlib.suppress(OSError):  # used now: the last to go when the cache is trimmed
+        os.utime(path)
     return values  # type: ignore[no-any-return]
 
 
@@ -292,6 +297,68 @@ def _alive(pid: int) -> bool:
     return True
 
 
+DISK_BUDGET_ENV = "PASCH_CACHE_MB"
+DISK_BUDGET_MB = 4096
+"""The table cache's default bound on disk (MB): ``$PASCH_CACHE_MB``, or :func:`set_disk_budget`, sets another."""
+_DISK: list[int | None] = [None]
+
+
+def set_disk_budget(megabytes: int | None) -> None:
+    """Bound the solver's cache directory on disk (MB; 0: no bound; None: ``$PASCH_CACHE_MB`` or the default).
+
+    Raises:
+        ValueError: a negative budget.
+    """
+    if megabytes is not None and megabytes < 0:
+        raise ValueError(f"a disk budget is at least 0 MB, not {megabytes}")
+    _DISK[0] = megabytes
+    if megabytes:
+        trim_cache()
+
+
+def disk_budget() -> int:
+    """The cache directory's bound in bytes (0: none)."""
+    mb = _DISK[0]
+    if mb is None:
+        try:
+            mb = max(0, int(os.environ.get(DISK_BUDGET_ENV, DISK_BUDGET_MB)))
+        except ValueError:
+            mb = DISK_BUDGET_MB
+    return mb * 1024 * 1024
+
+
+def trim_cache(keep: Path | None = None) -> int:
+    """Remove the least recently used tables of the cache directory (each with its sidecar) until it is within
+    :func:`disk_budget`; never ``keep`` (the table just written). Returns the bytes freed.
+
+    A table is used when it is loaded (its time is set then) or written. A process that has a removed table
+    memory-mapped keeps reading it (the system frees it when the last map goes); the next load builds it again.
+    """
+    budget = disk_budget()
+    if not budget:
+        return 0
+    entries: list[tuple[float, int, Path]] = []
+    with contextlib.suppress(OSError):
+        for table in cache_dir().glob("*.npy"):
+            with contextlib.suppress(OSError):
+                st = table.stat()
+                side = _meta_path(table)
+                size = st.st_size + (side.stat().st_size if side.exists() else 0)
+                entries.append((st.st_mtime, size, table))
+    total = sum(size for _, size, _ in entries)
+    freed = 0
+    for _, size, table in sorted(entries):
+        if total - freed <= budget:
+            break
+        if keep is not None and table == keep:
+            continue
+        with contextlib.suppress(OSError):
+            table.unlink()
+            _meta_path(table).unlink(missing_ok=True)
+            freed += size
+    return freed
+
+
 def store_array(path: Path, values: npt.NDArray[Any], meta: dict[str, Any]) -> None:
     """Write an array and its JSON sidecar (``meta``, shape, dtype, CRC-32) atomically.
 
@@ -314,6 +381,7 @@ def store_array(path: Path, values: npt.NDArray[Any], meta: dict[str, Any]) -> N
         mtmp.write_text(json.dumps(full, indent=1), encoding="utf-8")
         os.replace(tmp, path)
         os.replace(mtmp, _meta_path(path))
+        trim_cache(keep=path)
     finally:
         for leftover in (tmp, mtmp):
             with contextlib.suppress(OSError):

@@ -34,7 +34,7 @@ from pasch._version import __version__
 from pasch.errors import PaschError
 from pasch.rules import BASES
 from pasch.rules import get as get_rules
-from pasch.solver import set_shared_budget
+from pasch.solver import set_disk_budget, set_shared_budget
 from pasch.storage import Repository
 from pasch.web._db import default_url, import_legacy_web, make_engine, migrate
 from pasch.web._drain import RESTART, Drain
@@ -451,6 +451,7 @@ def create_app(
             win_hints=win_hints,
         )
         set_shared_budget(limits.table_memory_mb << 20 if limits.table_memory_mb > 0 else None)
+        set_disk_budget(limits.table_disk_mb)
         repos["repo"] = Repository(engine=engine)  # earlier games for the end of a game (schema migrated above)
         svc.listeners.append(broadcast)
         holder["service"] = svc

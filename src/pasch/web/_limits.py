@@ -31,6 +31,7 @@ class Limits:
             connected to is abandoned.
         lobby_size: rows of the lobby.
         table_memory_mb: memory budget of the solver tables kept in memory (MB).
+        table_disk_mb: bound of the solver's table cache on disk (MB; least recently used first; 0: none).
         message_rate: websocket messages a second one connection may send on average (beyond: ``rate_limited``
             error frames) ...
         message_burst: ... with bursts of this many.
@@ -43,6 +44,7 @@ class Limits:
     unplayed_minutes: float = 15.0
     lobby_size: int = 50
     table_memory_mb: int = 64
+    table_disk_mb: int = 4096
     message_rate: float = 20.0
     message_burst: float = 40.0
 
