@@ -318,3 +318,30 @@ def test_a_connection_that_floods_on_while_refused_is_closed(server: Server) -> 
     assert codes[-1] == "flood" and "rate_limited" in codes and codes.count("pong") >= 40
     player.send({"type": "ping", "id": "p"})
     assert player.recv_type("pong")["id"] == "p"  # the room and its other connections go on
+
+
+def test_win_bots_are_refused_unless_the_operator_allows_them(tmp_path: Path, server: Server) -> None:
+    """Seven bot:win rooms from one address took a server down (issue 26): their tables are up to 0.7 GB each."""
+    status, body = server.request("POST", "/api/rooms", {"seats": [{"name": "Ada"}, {"name": "W", "kind": "bot:win"}]})
+    assert status == 400 and body["detail"]["code"] == "seat_disabled" and "--win-bots" in body["detail"]["message"]
+    engine = make_engine(f"sqlite:///{tmp_path / 'win.sqlite3'}")
+    migrate(engine)
+
+    async def scenario() -> None:
+        allowed = Service(engine, bot_delay=0, win_bots=True)
+        room, _ = await allowed.create_room("yacht", [("Ada", "human"), ("W", "bot:win")])
+        assert room.match.kinds[1] == "bot:win"
+        allowed.close()
+        # The same room resumed by a server that does not allow them: its seat keeps its kind, played by
+        # bot:optimal (no win table is built).
+        strict = Service(engine, bot_delay=0)
+        assert room.code in strict.resume_all()
+        again = strict.rooms[room.code]
+        assert again.seats[1].kind == "bot:win" and again.match.kinds[1] == "bot:optimal"
+        with pytest.raises(ActError) as refused:
+            await strict.create_room("yacht", [("Ada", "human"), ("W", "bot:win")])
+        assert refused.value.code == "seat_disabled"
+        strict.close()
+
+    asyncio.run(scenario())
+    engine.dispose()

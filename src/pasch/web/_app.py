@@ -356,6 +356,7 @@ def create_app(
     limits: Limits | None = None,
     drain_grace: float = 0.0,
     win_hints: bool = False,
+    win_bots: bool = False,
 ) -> FastAPI:
     """The web application on the database ``db_url`` (default: pasch's SQLite file in the data directory).
 
@@ -377,6 +378,8 @@ def create_app(
         win_hints: hints in single-column games of several players also give each option's P(win); the win
             tables are prepared in the table queue (built once where they are not stored: minutes, 2 x 368 MB for
             ``yahtzee``) and memory-mapped from the cache, outside ``limits.table_memory_mb``.
+        win_bots: allow ``bot:win`` seats (:attr:`Service.win_bots`); without it they are refused with
+            ``seat_disabled``.
     """
     limits = limits if limits is not None else Limits()
     limiter = Limiter(limits)
@@ -449,6 +452,7 @@ def create_app(
             abandon_after=abandon_after,
             unplayed_after=limits.unplayed_minutes * 60.0,
             win_hints=win_hints,
+            win_bots=win_bots,
         )
         set_shared_budget(limits.table_memory_mb << 20 if limits.table_memory_mb > 0 else None)
         set_disk_budget(limits.table_disk_mb)

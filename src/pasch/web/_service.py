@@ -214,6 +214,9 @@ class Room:
 
 Listener = Callable[[Room, dict[str, Any]], Awaitable[None]]
 
+WIN_BOT = "bot:win"
+"""The seat kind whose tables are built only where the operator allows them (:attr:`Service.win_bots`)."""
+
 
 @dataclass(slots=True)
 class ActResult:
@@ -241,10 +244,14 @@ class Service:
         abandon_after: float = ABANDON_AFTER,
         unplayed_after: float = UNPLAYED_AFTER,
         win_hints: bool = False,
+        win_bots: bool = False,
     ) -> None:
         self.engine = engine
         self.win_hints = win_hints
         """Hints in single-column games of several players also give P(win) (``pasch serve --win-hints``)."""
+        self.win_bots = win_bots
+        """Whether ``bot:win`` seats are allowed (``pasch serve --win-bots``): each rule set's first game builds two
+        tables of up to 0.7 GB; seven such rooms from one address took a server down (issue 26)."""
         self.bot_delay = bot_delay
         self.finished_ttl = finished_ttl
         self.abandon_after = abandon_after
@@ -269,6 +276,11 @@ class Service:
         self.tables.close()
         self.writer.stop()
 
+    def _playing(self, kind: str) -> str:
+        """Who plays a seat of this kind here: ``bot:win`` rooms made before its tables were disabled are played
+        on by ``bot:optimal`` (its seat keeps its name), so that resuming them builds no win table."""
+        return "bot:optimal" if kind == WIN_BOT and not self.win_bots else kind
+
     # -- loading ---------------------------------------------------------------------------------
     def _load(self, session: Session, row: GameRow) -> Room:
         seats = [
@@ -290,7 +302,7 @@ class Service:
         # The stream draws once per logged throw, so that it continues where the game stands.
         match = Match.from_log(
             log,
-            [s.kind for s in seats],
+            [self._playing(s.kind) for s in seats],
             dice=dice_stream(row.seed, version, contributions) if row.seed else None,
             sync_dice=True,
             undo=False,
@@ -426,6 +438,12 @@ class Service:
                 check_bot(k, rs)
             except ValueError as exc:
                 raise ActError("bad_request", str(exc)) from None
+            if k == WIN_BOT and not self.win_bots:
+                raise ActError(
+                    "seat_disabled",
+                    f"{WIN_BOT} plays from tables of up to 0.7 GB each, which this server does not build "
+                    "(its operator can allow them: pasch serve --win-bots); choose bot:optimal",
+                )
             nm = " ".join(str(name).split())[:MAX_NAME] or f"Player {n + 1}"
             clean.append((nm, k))
         try:
