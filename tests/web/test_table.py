@@ -187,3 +187,26 @@ def test_rooms_take_each_rule_sets_own_player_range(server: Server) -> None:
     assert status == 422, body
     status, body = server.request("POST", "/api/rooms", {"seats": twenty[:9], "rules": "kniffel"})
     assert status == 400 and "8" in json.dumps(body), body
+
+
+def test_the_end_report_asks_for_no_percentile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summary's review computed the exact score distribution (the page never shows it): the first game
+    of a rule set waited 45-90 s for its end card (issue 25)."""
+    import numpy as np
+
+    from pasch.app import Match, parse_seats
+    from pasch.web import _end
+
+    match = Match.new("yacht", parse_seats("bot:greedy"), rng=np.random.default_rng(3), undo=False)
+    match.play_bots()
+    asked: list[object] = []
+    real = _end.review
+
+    def review(log: object, **kwargs: object) -> object:
+        asked.append(kwargs.get("percentile", "default"))
+        return real(log, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_end, "review", review)
+    report = _end.end_report(match.log, match.state)
+    assert asked == [False]
+    assert report["finished"] and report["review"] is not None

@@ -92,7 +92,9 @@ def end_report(log: GameLog, state: State, history: Iterable[PlayerStats] = ()) 
         }
         for p in summary.standings()
     ]
-    rev = review(log) if summary.finished and reviewable(state.rules) else None
+    # No percentile: the page does not show it, and its exact score distribution is far more CPU than the
+    # review (the first game of a rule set waited for it; issue 25).
+    rev = review(log, percentile=False) if summary.finished and reviewable(state.rules) else None
     return {
         "finished": summary.finished,
         "solo": summary.solo,
