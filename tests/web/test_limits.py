@@ -304,6 +304,63 @@ def test_tokens_expire_when_a_finished_room_is_left(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+def test_an_old_token_is_exchanged_for_the_rematch_once(server: Server) -> None:
+    """Replaying a player's old token after the rematch existed took their seat in the new room (issue 26)."""
+    created = server.create([{"name": "Ada"}, {"name": "Bob"}])
+    code = created["code"]
+    bob_old = server.join(code)["token"]
+    ada, bob = Client(server, code, created["token"]), Client(server, code, bob_old)
+    play({0: ada, 1: bob})
+    status, mine = server.request("POST", f"/api/rooms/{code}/rematch", {"token": created["token"]})
+    assert status == 200 and mine["seat"] == 0, mine
+    status, again = server.request("POST", f"/api/rooms/{code}/rematch", {"token": created["token"]})
+    assert status == 403 and again["detail"]["code"] == "bad_token"  # exchanged already: it acts nowhere now
+    status, bobs = server.request("POST", f"/api/rooms/{code}/rematch", {"token": bob_old})  # Bob follows
+    assert status == 200 and bobs["seat"] == 1
+    status, replay = server.request("POST", f"/api/rooms/{code}/rematch", {"token": bob_old})
+    assert status == 403 and replay["detail"]["code"] == "bad_token"
+    new = mine["code"]
+    assert Client(server, new, mine["token"]).seat == 0 and Client(server, new, bobs["token"]).seat == 1
+    # Bob's connection in the old room held the exchanged token: it is a spectator there now, told so.
+    assert bob.recv_type("error")["code"] == "token_revoked"
+
+
+def test_tokens_expire_on_time_whoever_is_watching(tmp_path: Path) -> None:
+    """One open spectator socket kept a finished room's tokens from ever expiring (issue 26)."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    migrate(engine)
+
+    async def scenario() -> None:
+        svc = Service(engine, bot_delay=0, finished_ttl=600)
+        svc.writer.start()
+        try:
+            room, tokens = await svc.create_room("yacht", [("Ada", "human")])
+            while not svc.rooms[room.code].finished:
+                thrown = await svc.act(room.code, 0, "roll")
+                best = max(thrown.view["options"], key=lambda o: (o["points"], -o["box"]))
+                await svc.act(room.code, 0, best["action"])
+            room = svc.rooms[room.code]
+            room.watchers = 1  # a spectator stays connected
+            heard: list[dict[str, object]] = []
+
+            async def listen(_room: object, message: dict[str, object]) -> None:
+                heard.append(message)
+
+            svc.listeners.append(listen)
+            out = await svc.sweep(datetime.now(UTC) + timedelta(minutes=30))
+            assert out["dropped"] == [] and room.seat_of(tokens[0]) == 0  # watched, within the hour: kept
+            out = await svc.sweep(datetime.now(UTC) + timedelta(minutes=61))
+            assert out["dropped"] == []  # still cached for its watcher ...
+            assert room.seat_of(tokens[0]) is None and {"type": "tokens"} in heard  # ... but its tokens are gone
+            with pytest.raises(ActError) as err:
+                await svc.rematch(room.code, tokens[0])
+            assert err.value.code == "bad_token"
+        finally:
+            svc.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_connection_that_floods_on_while_refused_is_closed(server: Server) -> None:
     created = server.create([{"name": "Ada"}, {"name": ""}])
     flooder, player = Client(server, created["code"]), Client(server, created["code"], created["token"])

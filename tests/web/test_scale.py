@@ -147,6 +147,38 @@ def test_forwarded_rematch_and_notices_reach_this_process(tmp_path: Path) -> Non
     engine.dispose()
 
 
+def test_a_token_revoked_by_another_process_stops_acting_here(tmp_path: Path) -> None:
+    """On PostgreSQL a revoked token kept working on the other process (issue 26): the revoking process
+    notifies ``tokens``; this one re-reads the seats and hands its connections the news."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    migrate(engine)
+    sent: list[dict[str, Any]] = []
+
+    async def scenario() -> None:
+        svc = Service(engine, bot_delay=0)
+        relay = Relay(svc, lambda room, msg: sent.append(msg))
+        try:
+            room, tokens = await svc.create_room("kniffel", [("Ada", "human"), ("Bob", "human")])
+            assert room.seat_of(tokens[0]) == 0
+            with engine.begin() as conn:  # what another process's rematch exchange or expiry writes
+                conn.execute(
+                    update(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == 0).values(token_hash=None)
+                )
+            assert room.seat_of(tokens[0]) == 0  # this process does not know yet ...
+            relay.on_notice(f'm other {room.code} {{"type":"tokens"}}')
+            deadline = time.monotonic() + WAIT
+            while room.seat_of(tokens[0]) is not None and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            assert room.seat_of(tokens[0]) is None  # ... until the notice: re-read at once
+            assert {"type": "tokens"} in sent  # and its connections are told (they drop the seat)
+            relay.publish(room, {"type": "tokens"})  # the revoking side forwards it (a payload, not an error)
+        finally:
+            svc.close()
+
+    asyncio.run(scenario())
+    engine.dispose()
+
+
 @pytest.mark.slow
 def test_sigkill_of_the_bot_driver_mid_game(postgres: Postgres, tmp_path: Path, servers: list[Server]) -> None:
     procs = start(postgres, tmp_path, servers, 3, bot_delay=0.3)

@@ -238,6 +238,21 @@ class Conn:
         """The websocket close code once the queue's end is reached (1012 when the server drains)."""
         self.seat_changes = JOIN_BURST
         self.seat_stamp = self.stamp
+        self.hashes: dict[int, str | None] = {}
+        """The token hash of each seat this connection holds, as it was when it joined."""
+
+    def revoked(self, room: Room) -> bool:
+        """Drop the seats whose token changed since this connection joined with it; whether any was dropped."""
+        lost = {s for s, digest in self.hashes.items() if s >= len(room.seats) or room.seats[s].token_hash != digest}
+        if not lost:
+            return False
+        for s in lost:
+            self.hashes.pop(s, None)
+            room.online[s] = room.online.get(s, 1) - 1
+        self.local -= lost
+        if self.seat in lost:
+            self.seat = None
+        return True
 
     def allow_seat_change(self) -> bool:
         """Token bucket of the joins that change who this connection is: each one is broadcast to the whole
@@ -398,6 +413,12 @@ def create_app(
         return holder["service"]
 
     def deliver(room: Room, message: dict[str, Any] | str) -> None:
+        if isinstance(message, dict) and message.get("type") == "tokens":  # a token stopped working: its seats go
+            for conn in conns.get(room.code, ()):
+                lost = conn.revoked(room)
+                if lost:
+                    conn.send(_error("token_revoked", "this seat's token no longer acts here; you are watching"))
+            return
         tokens = message.get("tokens") if isinstance(message, dict) and message.get("type") == "rematch" else None
         if isinstance(tokens, dict):  # a rematch's new tokens: each seat's connections get only their own
             public = {k: v for k, v in message.items() if k != "tokens"} if isinstance(message, dict) else {}
@@ -663,9 +684,9 @@ def create_app(
 
     @app.post("/api/rooms/{code}/rematch", tags=["rooms"], response_model=Rematch)
     async def rematch(code: str, body: RematchRequest) -> Rematch:
-        """After the game: a new room with the same rules and seats (idempotent: every player's page asks with
-        its own token and gets the same room); every claimed seat gets a new token: the answer holds the asker's
-        seat and its token there (the others' pages receive theirs in the websocket's ``rematch`` message)."""
+        """After the game: a new room with the same rules and seats (every player's page asks with its own token and
+        gets the same room; each token is exchanged once); every claimed seat gets a new token: the answer holds the
+        asker's seat and its token there (the others' pages receive theirs in the websocket's ``rematch`` message)."""
         try:
             await fresh_claims(code)  # another process may have claimed seats since
             new, seat, token = await service().rematch_seat(code, body.token)
@@ -765,6 +786,9 @@ def create_app(
                     room.online[here] = room.online.get(here, 0) + 1
                 conn.seat = seat
                 conn.local = local
+            # The token hash of each seat held: a seat whose token is revoked (a rematch exchange, expiry, in
+            # any process) leaves this connection (Conn.revoked).
+            conn.hashes = {s: room.seats[s].token_hash for s in conn.local | ({seat} if seat is not None else set())}
             conn.send(
                 {
                     "type": "welcome",

@@ -236,6 +236,12 @@ class Relay:
             self.deliver(room, {"type": "rematch", "code": message["code"]})
         elif message.get("type") == "seats":  # a claim elsewhere: a rematch made here copies the claims
             self._spawn(self._resend_seats(room))
+        elif message.get("type") == "tokens":  # a token revoked elsewhere: it must stop acting here too
+            self._spawn(self._revoke_here(room))
+
+    async def _revoke_here(self, room: Room) -> None:
+        await self.refresh_seats(room)
+        self.deliver(room, {"type": "tokens"})
 
     async def _resend_seats(self, room: Room) -> None:
         await self.refresh_seats(room)
@@ -391,7 +397,7 @@ class Relay:
             if len(self._claims) >= MAX_FRAMES:
                 self._claims.clear()
             self._claims[room.code] = claims
-        elif kind != "rematch":
+        elif kind not in ("rematch", "tokens"):
             return
         body = {"type": message["type"], "code": message.get("code")}
         payload = f"m {self.token} {room.code} {json.dumps(body, separators=(',', ':'))}"

@@ -47,6 +47,8 @@ MAX_NAME = 40
 """The longest player name, everywhere (the API refuses longer ones; the seats column holds 40)."""
 FINISHED_TTL = 600.0
 """Seconds a finished room stays cached after its last connection closed."""
+TOKEN_TTL = 3600.0
+"""Seconds after a finished room's last activity when its seat tokens expire, whoever is still connected."""
 ABANDON_AFTER = 7 * 86400.0
 """Seconds without any action or connection after which an unfinished room is abandoned."""
 HINT_WAIT = 2.0
@@ -254,6 +256,9 @@ class Service:
         tables of up to 0.7 GB; seven such rooms from one address took a server down (issue 26)."""
         self.bot_delay = bot_delay
         self.finished_ttl = finished_ttl
+        self.token_ttl = max(finished_ttl, TOKEN_TTL)
+        """Seconds after a room's last activity, once it is over, when its seat tokens expire even while someone
+        is connected (a spectator's open socket kept them forever; issue 26)."""
         self.abandon_after = abandon_after
         self.unplayed_after = unplayed_after
         self.tables = TableQueue()
@@ -676,12 +681,13 @@ class Service:
         return [lobby_entry(r.code, r.rules, r.keeper, _aware(r.created_at), seats[r.id], now) for r in rows]
 
     async def rematch(self, code: str, token: str | None) -> tuple[Room, str]:
-        """A new room with the same rules and seats once the game is over; idempotent.
+        """A new room with the same rules and seats once the game is over; one room however many players ask.
 
         Every claimed seat gets a new token (:func:`rotate_tokens`): the listeners receive them all in the
         ``rematch`` message (``tokens`` by seat; each connection is handed only its own seat's), and the asker
         gets theirs back. Asked again once the rematch exists, the asker's seat gets a fresh token of the new
-        room (the server keeps only hashes, so it cannot hand out the first one twice).
+        room (the server keeps only hashes, so it cannot hand out the first one twice). Either way the asker's
+        old token is exchanged: it stops working here (:meth:`_revoke`), so it is exchanged once.
 
         Returns:
             The new room and the asker's token in it.
@@ -697,8 +703,12 @@ class Service:
             if not room.finished:
                 raise ActError("not_finished", "the game is not over yet")
             if room.rematch_code:
+                # Each seat's token is exchanged once: it stops working here as its new one is issued, so
+                # a second copy of it cannot take the seat back from the page that followed (issue 26).
                 again = await self.get_room(room.rematch_code)
-                return again, await self._reissue(again, seat)
+                fresh = await self._reissue(again, seat)
+                await self._revoke(room, seat)
+                return again, fresh
             new, tokens = await self.create_room(
                 room.rules,
                 [(s.name, s.kind) for s in room.seats],
@@ -709,6 +719,7 @@ class Service:
             )
             room.rematch_code = new.code
             await self._emit(room, {"type": "rematch", "code": new.code, "tokens": tokens})
+            await self._revoke(room, seat)  # the asker's token is exchanged (the others' when they follow)
         self.schedule_bots(new)
         return new, tokens[seat]
 
@@ -729,6 +740,20 @@ class Service:
             room.seats[seat].claimed = True
         return token
 
+    async def _revoke(self, room: Room, seat: int) -> None:
+        """Make a seat's token stop working (its room's lock held), here and, through the listeners' ``tokens``
+        message, in every process and on every connection that holds it."""
+
+        def store() -> None:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == seat).values(token_hash=None)
+                )
+
+        await asyncio.to_thread(store)
+        room.seats[seat].token_hash = None
+        await self._emit(room, {"type": "tokens"})
+
     def _expire_tokens(self, room_ids: list[int]) -> None:
         """Forget the token hashes of rooms that are over and left (their tokens act nowhere any more)."""
         if room_ids:
@@ -744,9 +769,8 @@ class Service:
         Raises:
             ActError: as :meth:`rematch`.
         """
+        seat = (await self.get_room(code)).seat_of(token)  # before the exchange, which revokes the token
         new, new_token = await self.rematch(code, token)
-        old = await self.get_room(code)
-        seat = old.seat_of(token)
         if seat is None:  # pragma: no cover - rematch() checked the token
             raise ActError("bad_token", "only a seated player can ask for a rematch")
         return new, seat, new_token
@@ -924,6 +948,17 @@ class Service:
         now = now or datetime.now(UTC)
         dropped: list[str] = []
         abandoned: list[str] = []
+        overdue: list[Room] = []  # over for token_ttl: tokens expire whoever is still watching
+        for room in self.rooms.values():
+            idle = (now - room.last_active).total_seconds()
+            if room.status != "playing" and idle >= self.token_ttl and any(x.token_hash for x in room.seats):
+                overdue.append(room)
+        if overdue:
+            await asyncio.to_thread(self._expire_tokens, [r.id for r in overdue])
+            for room in overdue:
+                for seat in room.seats:
+                    seat.token_hash = None
+                await self._emit(room, {"type": "tokens"})
         for code, room in list(self.rooms.items()):
             busy = room.watchers > 0 or room.lock.locked() or (room.bot_task is not None and not room.bot_task.done())
             if busy:
