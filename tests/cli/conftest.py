@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -10,6 +11,14 @@ from typer.testing import CliRunner, Result
 import pasch.cli
 
 from ._helpers import Invoke
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """Every test has its own games database: plain games are saved there after every move."""
+    path = tmp_path / "pasch-data"
+    monkeypatch.setenv("PASCH_DATA_DIR", str(path))
+    yield path
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,12 @@
-"""``pasch play --resume ID``: a game id is an argument of --resume only."""
+"""``pasch play --resume [ID]``: a game id is an argument of --resume only; plain games are saved after every
+move, listed by ``pasch history`` and continued by ``--resume`` (in plain mode too)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pasch.storage import Repository
 
 from ._helpers import Invoke
 
@@ -10,6 +16,35 @@ def test_game_id_needs_resume(invoke: Invoke) -> None:
     assert result.exit_code == 2 and "--resume 7" in result.output
 
 
-def test_resume_is_refused_in_plain_mode_with_an_id_too(invoke: Invoke) -> None:
+def test_resume_of_a_missing_game_is_one_clear_line(invoke: Invoke) -> None:
     result = invoke(["play", "--plain", "--resume", "7"])
-    assert result.exit_code == 2 and "--resume" in result.output
+    assert result.exit_code == 2 and "7" in result.output and "Traceback" not in result.output
+
+
+def test_resume_with_nothing_to_resume(invoke: Invoke) -> None:
+    result = invoke(["play", "--plain", "--resume"])
+    assert result.exit_code == 2 and "no unfinished game" in result.output
+
+
+def test_every_plain_move_is_saved_and_resumed(invoke: Invoke, _data_dir: Path) -> None:
+    result = invoke(["play", "--plain", "--seed", "4", "--players", "Ada,Bob"], input="roll\nk 6\n")
+    assert result.exit_code == 0, result.output
+    assert "pasch play --resume 1" in result.output
+    with Repository(directory=_data_dir) as repo:
+        (rec,) = repo.games()
+    assert not rec.finished and rec.log.meta["interface"] == "cli-plain"
+    assert [a.split()[0] for a in rec.log.actions] == ["roll", "throw", "keep", "throw"]
+    roll = rec.log.actions[1].split()[1:]
+    kept = [d for d in roll if d == "6"][:1]
+    dice = sorted([*kept, *rec.log.actions[3].split()[1:]], key=int)
+
+    listed = invoke(["history", "--json"])
+    assert json.loads(listed.stdout)["games"][0]["id"] == rec.id
+
+    again = invoke(["play", "--plain", "--resume"], input="score chance\n")
+    assert again.exit_code == 0, again.output
+    assert f"Dice: {' '.join(dice)}   throw 2 of 3, 1 left" in again.output
+    assert "Ada scores" in again.output
+    with Repository(directory=_data_dir) as repo:
+        (rec,) = repo.games()
+    assert rec.log.actions[-1] == "score chance" and rec.players[0].total > 0

@@ -7,6 +7,7 @@ Each concern lives here once, and the interfaces only render and route:
 - :func:`advise`: the advice for the player to act, for every game kind;
 - :func:`sheet_layout`: the score sheet's view model (rows, sums, bonus progress, totals);
 - :func:`play_bots`: the bot-turn loop (async, with a delay for people to follow);
+- :class:`Recorder`: every step of a local game written to the games database the moment it is made;
 - :func:`review`: a game's decisions against the exact solver (points lost, luck);
 - :func:`duel`: head-to-head matches of two bots (win rates, 95 % intervals);
 - :func:`game_summary`: the end of a game (sections, ranking, comparison with earlier games);
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on
         sheet_layout,
     )
     from pasch.app._match import BotTurn, Match, Pending, UndoStep
+    from pasch.app._record import TABLE_KEY, Recorder, TableDice, table_of
     from pasch.app._review import Decision, Review, percentile_cached, review, reviewable
     from pasch.app._seats import (
         BOT_KINDS,
@@ -53,6 +55,7 @@ if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on
 __all__ = [
     "BOT_KINDS",
     "HUMAN",
+    "TABLE_KEY",
     "Advice",
     "AdviceOption",
     "BonusProgress",
@@ -69,10 +72,12 @@ __all__ = [
     "Match",
     "Pending",
     "PlayerSummary",
+    "Recorder",
     "Review",
     "RowKind",
     "Seat",
     "SheetLayout",
+    "TableDice",
     "UndoStep",
     "WinTables",
     "advise",
@@ -89,6 +94,7 @@ __all__ = [
     "reviewable",
     "seat_kind",
     "sheet_layout",
+    "table_of",
     "win_applies",
     "win_tables",
     "win_tables_ready",
@@ -105,6 +111,7 @@ _EXPORTS = {
         "pasch.app._layout",
     ),
     **dict.fromkeys(("BotTurn", "Match", "Pending", "UndoStep"), "pasch.app._match"),
+    **dict.fromkeys(("TABLE_KEY", "Recorder", "TableDice", "table_of"), "pasch.app._record"),
     **dict.fromkeys(("Decision", "Review", "percentile_cached", "review", "reviewable"), "pasch.app._review"),
     **dict.fromkeys(
         (

@@ -6,13 +6,14 @@ The engine decides what is legal and what it scores; these commands parse text a
 from __future__ import annotations
 
 import sys
+import warnings
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from pasch.app import Match, parse_seats
+from pasch.app import Match, Recorder, parse_seats
 from pasch.cli._app import app
 from pasch.cli._common import (
     console,
@@ -29,7 +30,7 @@ from pasch.cli._plain import PlainSession, expand_command, resolve_box
 from pasch.dice import counts_of, parse_dice
 from pasch.engine import GameLog, KnasterState, State, replay
 from pasch.errors import InvalidActionError
-from pasch.i18n import _, set_language
+from pasch.i18n import _, get_language, set_language
 from pasch.rules import BASES, MODIFIERS, GameKind, Order, RuleSet, Scorer, ScorerKind, get, score_options
 
 __all__ = ["expand_command", "resolve_box", "rules_app"]
@@ -53,11 +54,12 @@ TEXT = {
     "plain_opt": "Line-based play on stdin/stdout (screen readers, pipes, scripts); the default when stdin is "
     "not a terminal or --save is given.",
     "lang_opt": "Language of the game (the terminal app and --plain): de, en, es or it (default: the locale).",
-    "resume_opt": "Continue the latest unfinished game saved by the terminal app (or game ID: --resume ID).",
+    "resume_opt": "Continue the latest unfinished game (every step is saved; or game ID: --resume ID).",
     "resume_id": "With --resume: the id of the saved game to continue (see 'pasch history').",
     "resume_id_alone": "a game id is given only with --resume: pasch play --resume {id}",
     "bot_delay_opt": "Seconds each bot move stays visible in the terminal app.",
-    "resume_plain": "--resume continues games of the terminal app; it is not available with --plain or piped input",
+    "resume_none": "no unfinished game to resume (see 'pasch history')",
+    "unsaved": "the game is not saved in the games database: {reason}",
     "keeper_opt": "Score-keeper mode: the table throws real dice and enters them ('enter 1 3 3 5 6').",
     "save_opt": "Write the game log to this JSON file (after every move; replay with 'pasch replay').",
     "default_player": "Player 1",
@@ -379,6 +381,11 @@ def _print_replay(state: State, log: GameLog, as_json: bool) -> None:
 
 
 # -- pasch play ---------------------------------------------------------------------------------------
+def _unsaved(reason: str) -> None:
+    """A database that cannot be written: one notice on stderr (the game goes on)."""
+    warnings.warn(TEXT["unsaved"].format(reason=reason), stacklevel=2)
+
+
 @app.command("play", help=TEXT["play_help"])
 def play_cmd(
     rules_text: Annotated[str | None, typer.Option("--rules", "-r", metavar="ID", help=TEXT["rules_opt"])] = None,
@@ -413,14 +420,20 @@ def play_cmd(
                 seed=seed,
             )
             return
+        recorder = Recorder(on_error=_unsaved)
         if resume:
-            fail(TEXT["resume_plain"])
-        set_language(lang)
-        rules = get(rules_text or "kniffel")
-        seats = parse_seats(players or _(TEXT["default_player"]))
-        meta: dict[str, Any] = {"interface": "cli-plain"}
-        if seed is not None:
-            meta["seed"] = seed
-        match = Match.new(rules, seats, seed=seed, keeper=keeper, meta=meta)
-        session = PlainSession(match, save=save)
+            match = recorder.unfinished(game_id, keeper=keeper, seed=seed)
+            if match is None:
+                fail(TEXT["resume_none"])
+            game_lang = match.log.meta.get("lang")
+            set_language(lang if lang is not None or not isinstance(game_lang, str) else game_lang)
+        else:
+            set_language(lang)
+            rules = get(rules_text or "kniffel")
+            seats = parse_seats(players or _(TEXT["default_player"]))
+            meta: dict[str, Any] = {"interface": "cli-plain", "lang": get_language()}
+            if seed is not None:
+                meta["seed"] = seed
+            match = Match.new(rules, seats, seed=seed, keeper=keeper, meta=meta)
+        session = PlainSession(match, save=save, recorder=recorder)
         session.run()

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from pasch.app import Match, advise
+from pasch.app import Match, Recorder, advise
 from pasch.cli._common import sheet_text, standings_text, write_atomic
 from pasch.engine import Action, GameState, KnasterState, Roll, Score, State
 from pasch.errors import InvalidActionError, PaschError
@@ -56,6 +56,7 @@ PLAY_TEXT = {
     "eof": N_("(end of input: game stopped)"),
     "quit": N_("Game stopped."),
     "saved": N_("Game log saved to {path} (replay it: pasch replay {path})"),
+    "resume": N_("Game {id} is saved: continue it with 'pasch play --resume {id}'."),
     "help": N_(
         """Commands (the engine checks every move; a refused move changes nothing):
   roll, r, or Enter        throw all dice at the start of a turn
@@ -163,7 +164,11 @@ def expand_command(line: str, state: State) -> str:
 
 
 class PlainSession:
-    """A line-based hot-seat game on stdin/stdout: prompts, short forms, help, sheet, quit, EOF."""
+    """A line-based hot-seat game on stdin/stdout: prompts, short forms, help, sheet, quit, EOF.
+
+    Every accepted action is written to the games database at once when a ``recorder`` is given (``pasch
+    history`` lists the game, ``pasch play --resume`` continues it), and to the ``--save`` file when one is.
+    """
 
     def __init__(
         self,
@@ -171,10 +176,12 @@ class PlainSession:
         save: Path | None = None,
         inp: TextIO | None = None,
         out: TextIO | None = None,
+        recorder: Recorder | None = None,
     ) -> None:
         self.match = match
         self.game = match.game
         self.save_path = save
+        self.recorder = recorder
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
         self.echo = not _isatty(self.inp)
@@ -189,11 +196,15 @@ class PlainSession:
         self.out.flush()
 
     def save(self, announce: bool = False) -> None:
-        """Write the log so far to the ``--save`` file, if one was given.
+        """Write the log so far to the games database and to the ``--save`` file, if one was given.
 
         Raises:
             OSError: the file cannot be written.
         """
+        if self.recorder is not None:
+            stored = self.recorder.save(self.match)
+            if stored and announce and not self.match.finished and self.match.game_id is not None:
+                self.say(_t("resume").format(id=self.match.game_id))
         if self.save_path is None:
             return
         write_atomic(self.save_path, self.game.log.to_json() + "\n")

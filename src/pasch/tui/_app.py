@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
+from pasch.app import Recorder
 from pasch.errors import PaschError
 from pasch.i18n import _, set_language
 from pasch.rules import GameKind, get
@@ -94,48 +95,25 @@ class PaschApp(GameHost):
         self.keeper = keeper
         self.seed = seed
         self.data_dir = data_dir
-        self.save_enabled = save
-        self._repo: Repository | None = None
-        self.save_error: str | None = None
+        self.recorder = Recorder(data_dir, enabled=save, on_error=self._save_failed)
 
     # -- storage ------------------------------------------------------------------------------
+    def _save_failed(self, reason: str) -> None:
+        self.notify(_("Games are not saved: {reason}").format(reason=reason), severity="warning")
+
     @property
     def repository(self) -> Repository | None:
         """The games repository, opened on first use (None when saving is off or impossible)."""
-        if not self.save_enabled:
-            return None
-        if self._repo is None:
-            try:
-                from pasch.storage import Repository
-
-                self._repo = Repository(directory=self.data_dir)
-            except Exception as exc:  # a broken disk must not end the game
-                self.save_enabled = False
-                self.save_error = str(exc)
-                self.notify(_("Games are not saved: {reason}").format(reason=exc), severity="warning")
-                return None
-        return self._repo
+        return self.recorder.repository
 
     def save_session(self, session: Session) -> None:
-        """Save (insert or update) the session's game, if anything was played."""
-        repo = self.repository
-        match = session.match
-        if repo is None or not match.actions:
-            return
-        try:
-            match.game_id = repo.save(match.log, match.kinds, match.game_id, match.state)
-        except Exception as exc:
-            self.notify(_("Saving failed: {reason}").format(reason=exc), severity="error")
+        """Write the session's game so far, the dice on the table included (every step: see
+        :class:`pasch.app.Recorder`)."""
+        self.recorder.save(session.match, session.layout)
 
     def history(self, rules: str, exclude: int | None) -> list[PlayerStats]:
         """Earlier finished games' statistics under ``rules`` (without game ``exclude``) from the database."""
-        repo = self.repository
-        if repo is None:
-            return []
-        try:
-            return repo.player_stats(rules=rules, exclude=exclude)
-        except Exception:  # a broken database must not spoil the end of the game
-            return []
+        return self.recorder.history(rules, exclude)
 
     # -- screens ------------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -152,23 +130,17 @@ class PaschApp(GameHost):
 
     def _initial_session(self) -> Session | None:
         if self.resume:
-            repo = self.repository
-            if repo is None:
+            game_id = None if self.resume is True else int(self.resume)
+            match = self.recorder.unfinished(game_id, keeper=self.keeper, seed=self.seed)
+            if match is None:
+                if self.recorder.enabled:
+                    self.notify(_("No unfinished game to resume."), severity="warning")
                 return None
-            if self.resume is True:
-                rec = repo.latest_unfinished("keeper" if self.keeper else "play")
-            else:
-                rec = repo.get(int(self.resume))  # StorageError (a PaschError) when there is no such game
-                if rec.finished:
-                    raise PaschError(_("Game {id} is finished; it cannot be resumed.").format(id=rec.id))
-            if rec is None:
-                self.notify(_("No unfinished game to resume."), severity="warning")
-                return None
-            lang = rec.log.meta.get("lang")
+            lang = match.log.meta.get("lang")
             if isinstance(lang, str) and not self.lang_given:
                 with contextlib.suppress(ValueError):  # the game's language, unless --lang says otherwise
                     self.switch_language(lang)
-            return Session.from_log(rec.log, rec.player_kinds(), seed=self.seed, game_id=rec.id)
+            return Session(match)
         if self.rules_text and self.players:
             return self.new_session(self.rules_text, parse_seats(self.players), self.keeper)
         return None

@@ -147,9 +147,9 @@ class GameScreen(Screen[None]):
         return True
 
     def after_change(self, scored: bool) -> None:
-        """After any step: save a finished turn, announce the end, start the bots."""
-        if scored or self.session.match.finished:
-            self.app_save()
+        """After any step: save it at once (a throw too: a closed terminal loses nothing), announce the end,
+        start the bots. ``scored`` says whether the step ended a turn."""
+        self.app_save()
         if self.session.match.finished:
             self.game_over()
             return
@@ -249,8 +249,7 @@ class GameScreen(Screen[None]):
         if self._bot_log_seat != turn.seat or self.starts_turn(action):
             self.bot_log, self._bot_log_seat = [], turn.seat
         self.bot_log.append(said)
-        if self.turn_done(action) or self.session.match.finished:
-            self.app_save()
+        self.app_save()
         self.bot_moved(turn.state, action)
         self.refresh_view()
         return True
@@ -292,6 +291,7 @@ class GameScreen(Screen[None]):
             return
         self.stop_bots()
         if self.session.undo():
+            self.app_save()
             self.say(_("Undone."))
         else:
             self.say(_("Nothing to undo (a throw cannot be taken back once seen)."), error=True)
@@ -761,6 +761,7 @@ class SheetGameScreen(GameScreen, WinTablesKey):
         if not self.session.toggle_hold(position):
             self.say(_("No throws left: holding makes no difference now."), error=True)
             return
+        self.app_save()  # a hold is saved too: --resume lays the dice out held as they were
         self.message = ""
         self.refresh_view()
 

@@ -6,31 +6,26 @@ seat, and the undo policy (a scoring choice, an announcement, a score keeper's e
 circle or pass may be taken back until the next throw; a throw may not, once seen). The session adds the
 dice layout: positions stay put across re-throws, and a hold change is a step of its own that undo takes
 back (:meth:`pasch.app.Match.checkpoint`). Every step carries the layout before it as its memo, so undo
-restores the held dice exactly as they lay.
+restores the held dice exactly as they lay. The app saves the layout with every step
+(:class:`pasch.app.Recorder`), and a resumed session lays the dice out as they were, held dice included.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from pasch.app import Match, Seat, parse_seats
+from pasch.app import Match, Seat, TableDice, parse_seats, table_of
 from pasch.engine import Action, Enter, GameLog, GameState, Keep, Roll, Score, State
 from pasch.errors import IllegalActionError, PaschError
 from pasch.rules import RuleSet
 
 __all__ = ["DiceLayout", "Seat", "Session", "parse_seats"]
 
-
-@dataclass(frozen=True, slots=True)
-class DiceLayout:
-    """The dice as they lie on the terminal's table: faces in table order and which of them are held."""
-
-    faces: tuple[int, ...] = ()
-    holds: tuple[bool, ...] = ()
+DiceLayout = TableDice
+"""The dice as they lie on the terminal's table: faces in table order and which of them are held."""
 
 
 class Session:
@@ -50,6 +45,10 @@ class Session:
         self.faces: tuple[int, ...] = ()
         self.holds: tuple[bool, ...] = ()
         self._reset_faces()
+        table = table_of(match)  # a resumed game: the dice as they lay when it was saved
+        if table is not None:
+            self.faces = table.faces
+            self.holds = table.holds if self.can_throw else tuple(False for _ in table.faces)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -81,7 +80,8 @@ class Session:
         seed: int | None = None,
         game_id: int | None = None,
     ) -> Session:
-        """Resume a logged game (bots per ``kinds``, else per the log's ``meta["seats"]``, else people).
+        """Resume a logged game (bots per ``kinds``, else per the log's ``meta["seats"]``, else people), with
+        the dice laid out and held as they were when it was saved (:func:`pasch.app.table_of`).
 
         Raises:
             LogError: the log does not replay.
@@ -90,9 +90,9 @@ class Session:
 
     # -- the table ------------------------------------------------------------------------------
     @property
-    def layout(self) -> DiceLayout:
+    def layout(self) -> TableDice:
         """The dice as they lie now."""
-        return DiceLayout(self.faces, self.holds)
+        return TableDice(self.faces, self.holds)
 
     @property
     def can_throw(self) -> bool:
@@ -176,7 +176,7 @@ class Session:
         step = self.match.undo()
         if step is None:
             return False
-        if isinstance(step.memo, DiceLayout):
+        if isinstance(step.memo, TableDice):
             self.faces, self.holds = step.memo.faces, step.memo.holds
         else:
             self._reset_faces()
