@@ -7,15 +7,21 @@ limits of ``pasch serve``, a temp SQLite file, a temp solver cache), then at the
   limits see it apart from the player), asks for 1,000 rooms of *different* rule variants (``yacht+bonus=N``
   with two optimal bots: each would need its own solver table), then 3,000 ordinary rooms, then opens 800
   websocket connections to one room and makes each send ``join`` frames as fast as it can for a few seconds;
+- then the attacks of issue 26, each counted: ``bot:win`` rooms (refused unless the operator allows them),
+  room creations with a fresh forged ``X-Forwarded-For`` each (the per-address limit must hold), sockets that
+  send request headers a byte at a time (slowloris: cut off by the header timeout) and silent sockets beyond
+  the per-address cap (closed at once), a websocket offering compression (declined), and a rematch token
+  replayed after its exchange (refused);
 - the **player**, from 127.0.0.1, in a process of its own, plays solo games throughout and times every
   action (send ``act`` -> its ``ack``).
 
 The abuser's process runs at ``--abuser-nice`` (10): on loopback it shares the machine's CPU with the server
 and the player, which an attacker elsewhere would not; it still sends everything as fast as it can.
-It samples the server's resident memory (``/proc/PID/status``) every 0.2 s and prints a table: what the
-abuser got (created / refused per status), the connections accepted and refused, the join frames sent, the
-server's peak RSS against the stated bound, and the player's p50 / p99 / max action latency against 100 ms.
-Exit status 1 when a bound is broken.
+It samples the server's resident memory (``/proc/PID/status``) and the solver cache's size on disk every
+0.2 s and prints a table: what the abuser got (created / refused per status), the connections accepted and
+refused, the join frames sent, each attack's outcome, the server's peak RSS and the cache's peak size against
+their bounds, and the player's p50 / p99 / max action latency against 100 ms, with the load average. Exit
+status 1 when a bound is broken or an attack got through.
 
     python bench/abuse.py                      # about 1-2 minutes
     python bench/abuse.py --rss-bound-mb 400 --spam-seconds 10
@@ -88,6 +94,12 @@ class Figures:
     player_errors: list[str] = field(default_factory=list)
     games: int = 0
     rss: list[float] = field(default_factory=list)
+    disk: list[float] = field(default_factory=list)
+    """The solver cache's size on disk (MB), sampled with the RSS."""
+    attacks: dict[str, str] = field(default_factory=dict)
+    """Each attack of issue 26: what it got, in words."""
+    broken: list[str] = field(default_factory=list)
+    """The attacks that got through."""
 
 
 async def _create(client: httpx.AsyncClient, url: str, body: dict[str, Any], tally: Counter[int]) -> str | None:
@@ -167,6 +179,123 @@ async def abuse_connections(ws_url: str, code: str, count: int, seconds: float, 
     await asyncio.gather(*(one() for _ in range(count)))
 
 
+def _disk_mb(path: Path) -> float:
+    total = 0
+    with contextlib.suppress(OSError):
+        for f in path.glob("*"):
+            with contextlib.suppress(OSError):
+                total += f.stat().st_size
+    return total / 1e6
+
+
+async def attack_win_bots(url: str, fig: Figures) -> None:
+    """Seven bot:win rooms (each would build two tables of up to 0.7 GB): refused with seat_disabled."""
+    tally: Counter[int] = Counter()
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.5")  # within its room limits: the seat gate answers
+    async with httpx.AsyncClient(transport=transport, timeout=30) as client:
+        for _ in range(7):
+            r = await client.post(
+                f"{url}/api/rooms", json={"rules": "yatzy", "seats": [{"name": "A"}, {"kind": "bot:win"}]}
+            )
+            tally[r.status_code] += 1
+    fig.attacks["bot:win rooms (7 asked)"] = ", ".join(f"{k}: {v}" for k, v in sorted(tally.items()))
+    if tally[201] or tally[400] != 7:
+        fig.broken.append("bot:win rooms were not refused as disabled seats")
+
+
+async def attack_spoofed_header(url: str, rooms_per_minute: int, fig: Figures) -> None:
+    """Room creations from one address with a fresh X-Forwarded-For each: the per-address limit must hold."""
+    created = 0
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.3")  # an address of its own, limits unused
+    async with httpx.AsyncClient(transport=transport, timeout=30) as client:
+        for n in range(40):
+            headers = {"X-Forwarded-For": f"198.51.100.{n}"}
+            r = await client.post(f"{url}/api/rooms", json={"rules": "kniffel"}, headers=headers)
+            created += r.status_code == 201
+    fig.attacks["forged X-Forwarded-For (40 rooms)"] = f"{created} created (limit {rooms_per_minute}/min)"
+    if created > rooms_per_minute:
+        fig.broken.append("forged headers got more rooms than the per-address limit")
+
+
+async def attack_sockets(host: str, port: int, slow: int, silent: int, seconds: float, fig: Figures) -> None:
+    """``slow`` sockets sending request headers a byte a second (slowloris) and ``silent`` ones sending nothing,
+    from one address, for ``seconds``: how many the server closed."""
+
+    async def one(kind: str) -> str:
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(host, port, local_addr=("127.0.0.4", 0)), 10
+            )
+        except (OSError, TimeoutError):
+            return "refused"
+        try:
+            end = time.monotonic() + seconds
+            line = b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Pad: "
+            i = 0
+            while time.monotonic() < end:
+                if kind == "slow":
+                    writer.write(line[i : i + 1] or b"a")
+                    await writer.drain()
+                    i += 1
+                try:
+                    if await asyncio.wait_for(reader.read(1), 1.0) == b"":
+                        return "closed"
+                except TimeoutError:
+                    continue
+            return "open"
+        except (OSError, ConnectionError):
+            return "closed"
+        finally:
+            writer.close()
+
+    got = await asyncio.gather(*(one("slow") for _ in range(slow)), *(one("silent") for _ in range(silent)))
+    slow_closed = sum(1 for g in got[:slow] if g != "open")
+    silent_closed = sum(1 for g in got[slow:] if g != "open")
+    fig.attacks[f"slowloris sockets ({slow}, {seconds:.0f} s)"] = f"{slow_closed} closed by the server"
+    fig.attacks[f"silent sockets of one address ({silent})"] = f"{silent_closed} closed by the server"
+    if slow_closed < slow:
+        fig.broken.append("slowloris sockets stayed open")
+    if silent > 64 and silent_closed < silent - 64:
+        fig.broken.append("one address held more sockets than its cap")
+
+
+async def attack_compression(ws_url: str, url: str, fig: Figures) -> None:
+    """A websocket offering permessage-deflate: declined, so a frame costs what it measures."""
+    async with httpx.AsyncClient(timeout=30) as c:
+        code = (await c.post(f"{url}/api/rooms", json={"rules": "kniffel"})).json().get("code")
+    async with websockets.connect(f"{ws_url}/ws/{code}", compression="deflate") as ws:
+        ext = ws.response.headers.get("Sec-WebSocket-Extensions") if ws.response else None
+    fig.attacks["websocket compression offered"] = "declined" if not ext else f"accepted: {ext}"
+    if ext:
+        fig.broken.append("compressed frames accepted")
+
+
+async def attack_token_replay(url: str, ws_url: str, fig: Figures) -> None:
+    """A finished solo game's token exchanged for the rematch, then replayed: refused."""
+    async with httpx.AsyncClient(timeout=30) as c:
+        room = (await c.post(f"{url}/api/rooms", json={"rules": "yacht", "seats": [{"name": "Rex"}]})).json()
+        async with websockets.connect(f"{ws_url}/ws/{room['code']}") as ws:
+            await ws.send(json.dumps({"type": "join", "token": room["token"]}))
+            state: dict[str, Any] = {}
+            while True:
+                msg = json.loads(await ws.recv())
+                if msg.get("type") == "welcome" and msg.get("seat") == 0:
+                    state = msg["state"]
+                    break
+            while not state["terminal"]:
+                await ws.send(json.dumps({"type": "act", "action": _choose(state)}))
+                while True:
+                    msg = json.loads(await ws.recv())
+                    if msg["type"] == "update":
+                        state = msg["state"]
+                        break
+        first = await c.post(f"{url}/api/rooms/{room['code']}/rematch", json={"token": room["token"]})
+        again = await c.post(f"{url}/api/rooms/{room['code']}/rematch", json={"token": room["token"]})
+    fig.attacks["rematch token replayed"] = f"first {first.status_code}, replay {again.status_code}"
+    if first.status_code != 200 or again.status_code != 403:
+        fig.broken.append("a rematch token was exchanged twice")
+
+
 def _choose(state: dict[str, Any]) -> str:
     if state["can_roll"]:
         return "roll"
@@ -229,7 +358,8 @@ async def run(args: argparse.Namespace) -> Figures:
     port = _port()
     env = dict(os.environ, PASCH_DATA_DIR=str(tmp), PASCH_CACHE_DIR=str(tmp / "cache"))
     cmd = [sys.executable, "-c", "from pasch.cli import main; main()", "serve", "--host", PLAYER, "--port", str(port)]
-    cmd += ["--db", f"sqlite:///{tmp / 'web.sqlite3'}", *args.serve_args]
+    cmd += ["--db", f"sqlite:///{tmp / 'web.sqlite3'}", "--table-disk-mb", str(args.disk_bound_mb)]
+    cmd += ["--header-timeout", "5", *args.serve_args]
     log = (tmp / "server.log").open("wb")
     server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     url, ws_url = f"http://{PLAYER}:{port}", f"ws://{PLAYER}:{port}"
@@ -246,6 +376,7 @@ async def run(args: argparse.Namespace) -> Figures:
         async def sample() -> None:
             while not stop.is_set():
                 fig.rss.append(_rss_mb(server.pid))
+                fig.disk.append(_disk_mb(tmp / "cache"))
                 await asyncio.sleep(0.2)
 
         sampler = asyncio.get_running_loop().create_task(sample())
@@ -271,6 +402,12 @@ async def run(args: argparse.Namespace) -> Figures:
                 code = rows[0]["code"] if rows else None
             if code is not None:
                 await abuse_connections(ws_url, code, args.connections, args.spam_seconds, fig)
+            fig.phases.append((time.time(), "attacks"))
+            await attack_win_bots(url, fig)
+            await attack_spoofed_header(url, 10, fig)
+            await attack_sockets(PLAYER, port, args.slow_sockets, args.silent_sockets, 8.0, fig)
+            await attack_compression(ws_url, url, fig)
+            await attack_token_replay(url, ws_url, fig)
 
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(attack(), MAX_SECONDS)
@@ -307,12 +444,17 @@ def main() -> None:
     parser.add_argument("--spam-seconds", type=float, default=8.0, help="seconds each connection spams joins")
     parser.add_argument("--rss-bound-mb", type=float, default=400.0, help="the server's stated memory bound")
     parser.add_argument("--p99-bound-ms", type=float, default=100.0, help="the player's stated p99 bound")
+    parser.add_argument("--disk-bound-mb", type=int, default=64, help="the server's --table-disk-mb in this run")
+    parser.add_argument("--slow-sockets", type=int, default=50, help="slowloris sockets (at most 500)")
+    parser.add_argument("--silent-sockets", type=int, default=150, help="silent sockets of one address (at most 1000)")
     parser.add_argument("--abuser-nice", type=int, default=10, help="niceness of the abuser's process (0-19)")
     parser.add_argument("serve_args", nargs="*", help="extra 'pasch serve' options after --")
     args = parser.parse_args()
     if not (0 <= args.variants <= 5000 and 0 <= args.creations <= 10_000 and 0 <= args.connections <= 2000):
         parser.error("the counts are bounded: --variants <= 5000, --creations <= 10000, --connections <= 2000")
     args.spam_seconds = min(max(args.spam_seconds, 0.0), 60.0)
+    args.slow_sockets = min(max(args.slow_sockets, 0), 500)
+    args.silent_sockets = min(max(args.silent_sockets, 0), 1000)
     args.abuser_nice = min(max(args.abuser_nice, 0), 19)
     t0 = time.monotonic()
     fig = asyncio.run(run(args))
@@ -321,6 +463,9 @@ def main() -> None:
     p50 = statistics.median(lat) * 1000 if lat else float("nan")
     p99 = lat[int(0.99 * (len(lat) - 1))] * 1000 if lat else float("nan")
     peak = max((r for r in fig.rss if r == r), default=float("nan"))
+    disk_peak = max(fig.disk, default=0.0)
+    # A table being written may come on top of the bound before the trim that follows it (one yacht table).
+    disk_ok = disk_peak <= args.disk_bound_mb * 1.048576 + 1.0
     rows = [
         ("variant rooms asked / created", f"{args.variants} / {fig.variant[201]}"),
         ("  refused (status: count)", ", ".join(f"{k}: {v}" for k, v in sorted(fig.variant.items()) if k != 201)),
@@ -333,6 +478,10 @@ def main() -> None:
         ("  replies (kind: count)", ", ".join(f"{k}: {v}" for k, v in fig.replies.most_common(5))),
         ("server RSS start / peak (MB)", f"{fig.rss[0] if fig.rss else float('nan'):.0f} / {peak:.0f}"),
         ("  stated bound (MB)", f"{args.rss_bound_mb:.0f}"),
+        ("solver cache on disk, peak (MB)", f"{disk_peak:.1f} (--table-disk-mb {args.disk_bound_mb})"),
+        *((f"attack: {name}", got) for name, got in fig.attacks.items()),
+        ("attacks that got through", ", ".join(fig.broken) or "none"),
+        ("load average (1, 5, 15 min)", " ".join(f"{x:.1f}" for x in os.getloadavg())),
         ("player actions / games", f"{len(lat)} / {fig.games}"),
         ("player p50 / p99 / max (ms)", f"{p50:.1f} / {p99:.1f} / {lat[-1] * 1000 if lat else float('nan'):.1f}"),
         ("  stated p99 bound (ms)", f"{args.p99_bound_ms:.0f}"),
@@ -355,6 +504,7 @@ def main() -> None:
     for k, v in rows:
         print(f"{k:<{width}}  {v}")
     ok = peak <= args.rss_bound_mb and p99 <= args.p99_bound_ms and not fig.player_errors and len(lat) >= 20
+    ok = ok and disk_ok and not fig.broken and len(fig.attacks) == 6
     print("result:", "within bounds" if ok else "BOUND BROKEN")
     sys.exit(0 if ok else 1)
 
