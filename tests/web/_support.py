@@ -36,6 +36,7 @@ def free_port() -> int:
 
 
 NO_LIMITS = ("--rooms-per-minute", "0", "--open-rooms", "0", "--conns-per-room", "0", "--conns-per-address", "0")
+NO_LIMITS += ("--misses-per-minute", "0")
 """The tests create many rooms and connections from one address: limits off unless a test sets its own."""
 
 

@@ -402,3 +402,17 @@ def test_win_bots_are_refused_unless_the_operator_allows_them(tmp_path: Path, se
 
     asyncio.run(scenario())
     engine.dispose()
+
+
+def test_guessing_room_codes_is_rate_limited_per_address(tmp_path: Path, servers: list[Server]) -> None:
+    """Private codes could be probed at 91 a second (issues 25, 26): unknown codes count, known ones do not."""
+    server = limited(tmp_path, servers, "--misses-per-minute", "5", "--rooms-per-minute", "0", "--open-rooms", "0")
+    real = server.create([{"name": "Ada"}])["code"]
+    statuses = [server.request("GET", f"/api/rooms/ZZZZ{n:02d}")[0] for n in range(5)]
+    assert statuses == [404] * 5
+    assert server.request("GET", f"/api/rooms/{real}")[0] == 429  # beyond: every look-up waits, a real one too
+    assert server.request("POST", "/api/rooms/ZZZZ99/join", {})[0] == 429
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{server.ws}/ws/{real}", open_timeout=WAIT)
+    assert refused.value.response.status_code == 429
+    assert server.request("GET", "/api/health")[0] == 200  # the rest of the API is untouched

@@ -29,6 +29,7 @@ HELP = {
     "lobby_size": "rows of the lobby (rooms with players present first, one row per creating address)",
     "table_memory_mb": "memory budget of the solver tables kept in memory, MB (least recently used go first; 0: "
     "count only)",
+    "misses_per_minute": "room codes naming no room that one address may look up a minute (0: no limit; beyond: 429)",
     "table_disk_mb": "bound of the solver's table cache on disk, MB (least recently used tables go first; 0: none)",
     "message_rate": "websocket messages a second one connection may send on average (beyond: an error frame)",
     "message_burst": "websocket messages one connection may send in a burst",
@@ -87,6 +88,9 @@ def serve_cmd(
     table_memory_mb: Annotated[
         int, typer.Option("--table-memory-mb", min=0, max=1_000_000, metavar="MB", help=HELP["table_memory_mb"])
     ] = 64,
+    misses_per_minute: Annotated[
+        int, typer.Option("--misses-per-minute", min=0, max=1_000_000, help=HELP["misses_per_minute"])
+    ] = 30,
     table_disk_mb: Annotated[
         int, typer.Option("--table-disk-mb", min=0, max=10_000_000, metavar="MB", help=HELP["table_disk_mb"])
     ] = 4096,
@@ -139,6 +143,7 @@ def serve_cmd(
                 lobby_size=lobby_size,
                 table_memory_mb=table_memory_mb,
                 table_disk_mb=table_disk_mb,
+                misses_per_minute=misses_per_minute,
                 message_rate=message_rate,
                 message_burst=message_burst,
             ),

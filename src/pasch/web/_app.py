@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -660,7 +660,19 @@ def create_app(
         rows = await service().lobby(limit=max(limits.lobby_size, 1) * 8, include=present)
         return [LobbyEntry(**r) for r in limiter.rank_lobby(rows, set(present))]
 
-    @app.get("/api/rooms/{code}", tags=["rooms"], response_model=RoomView)
+    async def known_code(request: Request, code: str) -> None:
+        """A route's room code, looked up with the per-address bound on codes that name no room (guessing a
+        private room's code was 91 tries a second)."""
+        client = address(request)
+        limiter.check_lookup(client)
+        try:
+            await service().get_room(code)
+        except ActError as exc:
+            if exc.code == "no_room":
+                limiter.missed(client)
+            raise http_error(exc) from None
+
+    @app.get("/api/rooms/{code}", tags=["rooms"], response_model=RoomView, dependencies=[Depends(known_code)])
     async def room_view(code: str) -> RoomView:
         """A room and its current state."""
         try:
@@ -669,7 +681,7 @@ def create_app(
             raise http_error(exc) from None
         return RoomView(room=room.info(), state=state_view(room.state, room.seq))
 
-    @app.post("/api/rooms/{code}/join", tags=["rooms"], response_model=JoinedRoom)
+    @app.post("/api/rooms/{code}/join", tags=["rooms"], response_model=JoinedRoom, dependencies=[Depends(known_code)])
     async def join_room(code: str, body: JoinRoom | None = None) -> JoinedRoom:
         """Take a free human seat; the answer holds its secret token."""
         svc = service()
@@ -682,7 +694,7 @@ def create_app(
         await broadcast(room, seats_message(room))
         return JoinedRoom(code=room.code, seat=seat, name=room.seats[seat].name, token=token)
 
-    @app.post("/api/rooms/{code}/rematch", tags=["rooms"], response_model=Rematch)
+    @app.post("/api/rooms/{code}/rematch", tags=["rooms"], response_model=Rematch, dependencies=[Depends(known_code)])
     async def rematch(code: str, body: RematchRequest) -> Rematch:
         """After the game: a new room with the same rules and seats (every player's page asks with its own token and
         gets the same room; each token is exchanged once); every claimed seat gets a new token: the answer holds the
@@ -694,7 +706,7 @@ def create_app(
             raise http_error(exc) from None
         return Rematch(code=new.code, link=link(new.code), seat=seat, token=token)
 
-    @app.get("/api/rooms/{code}/log", tags=["rooms"])
+    @app.get("/api/rooms/{code}/log", tags=["rooms"], dependencies=[Depends(known_code)])
     async def room_log(code: str) -> Response:
         """The game log (``pasch-log`` JSON); once the game is over its meta reveals the dice seed."""
         try:
@@ -707,7 +719,7 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="pasch-{room.code}.json"'},
         )
 
-    @app.get("/api/rooms/{code}/moves", tags=["rooms"])
+    @app.get("/api/rooms/{code}/moves", tags=["rooms"], dependencies=[Depends(known_code)])
     async def room_moves(code: str) -> list[dict[str, Any]]:
         """Every event so far with the seat that made it (``[{seq, player, action}]``), for the move log."""
         try:
@@ -718,7 +730,7 @@ def create_app(
         except PaschError as exc:
             raise HTTPException(409, detail={"code": "broken", "message": str(exc)}) from None
 
-    @app.get("/api/rooms/{code}/summary", tags=["rooms"])
+    @app.get("/api/rooms/{code}/summary", tags=["rooms"], dependencies=[Depends(known_code)])
     async def room_summary(code: str) -> dict[str, Any]:
         """The end of the game: sections, ranking, earlier games, and "your play vs optimal" (see
         :func:`pasch.web._end.end_report`); computed in a worker thread and kept once the game is over."""
@@ -865,6 +877,7 @@ def create_app(
             return
         client = address(ws)
         try:  # before the handshake: a refused connection costs the server as little as possible
+            limiter.check_lookup(client)
             limiter.connect(client, code.strip().upper())
         except LimitError as exc:
             await refuse_upgrade(ws, exc)
@@ -878,6 +891,8 @@ def create_app(
             room = await svc.get_room(code)
         except ActError as exc:
             limiter.disconnect(client, code.strip().upper())
+            if exc.code == "no_room":
+                limiter.missed(client)
             await ws.send_text(json.dumps(_error(exc.code, exc.message)))
             await ws.close(4404)
             return

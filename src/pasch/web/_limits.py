@@ -32,6 +32,8 @@ class Limits:
         lobby_size: rows of the lobby.
         table_memory_mb: memory budget of the solver tables kept in memory (MB).
         table_disk_mb: bound of the solver's table cache on disk (MB; least recently used first; 0: none).
+        misses_per_minute: look-ups of room codes that name no room, per address and minute (beyond: 429);
+            a private room's code is its only secret, so guessing codes must be slow.
         message_rate: websocket messages a second one connection may send on average (beyond: ``rate_limited``
             error frames) ...
         message_burst: ... with bursts of this many.
@@ -45,13 +47,21 @@ class Limits:
     lobby_size: int = 50
     table_memory_mb: int = 64
     table_disk_mb: int = 4096
+    misses_per_minute: int = 30
     message_rate: float = 20.0
     message_burst: float = 40.0
 
     @classmethod
     def off(cls) -> Limits:
         """No limit at all (tests and trusted single-user setups); unplayed rooms still expire."""
-        return cls(rooms_per_minute=0, open_rooms=0, conns_per_room=0, conns_per_address=0, table_memory_mb=0)
+        return cls(
+            rooms_per_minute=0,
+            open_rooms=0,
+            conns_per_room=0,
+            conns_per_address=0,
+            table_memory_mb=0,
+            misses_per_minute=0,
+        )
 
 
 class LimitError(Exception):
@@ -82,8 +92,39 @@ class Limiter:
         """Room code -> the address that created it (rooms created since this process started)."""
         self._per_room: dict[str, int] = {}
         self._per_address: dict[str, int] = {}
+        self._misses: dict[str, deque[float]] = {}
         self.refused = 0
         """Requests refused so far (all limits together)."""
+
+    # -- looking rooms up -----------------------------------------------------------------------------
+    def check_lookup(self, address: str) -> None:
+        """Whether ``address`` may look a room code up now (it named too many codes of no room lately).
+
+        Raises:
+            LimitError: ``misses_per_minute`` misses within the last minute.
+        """
+        limit = self.limits.misses_per_minute
+        stamps = self._misses.get(address)
+        if limit <= 0 or stamps is None:
+            return
+        now = self.clock()
+        while stamps and now - stamps[0] >= 60.0:
+            stamps.popleft()
+        if not stamps:
+            del self._misses[address]
+        elif len(stamps) >= limit:
+            self.refused += 1
+            wait = max(1, math.ceil(60.0 - (now - stamps[0])))
+            raise LimitError(
+                "rate_limited", f"too many unknown room codes from this address; try again in {wait} s", wait
+            )
+
+    def missed(self, address: str) -> None:
+        """A look-up of ``address`` named no room."""
+        if self.limits.misses_per_minute > 0:
+            if len(self._misses) > 100_000:  # bounded: the oldest addresses' counts go
+                self._misses.pop(next(iter(self._misses)))
+            self._misses.setdefault(address, deque()).append(self.clock())
 
     # -- room creation ------------------------------------------------------------------------------
     def check_create(self, address: str, is_open: Callable[[str], bool], *, reserve: bool = True) -> None:
