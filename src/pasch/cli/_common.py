@@ -6,6 +6,7 @@ with status 2, never a traceback; ``--json`` prints exactly one JSON object on s
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -131,11 +132,14 @@ def guard() -> Iterator[None]:
 
 def write_atomic(path: Path, text: str) -> None:
     """Write a text file so that a reader never sees half of it: a temporary file beside it, renamed over it
-    (the temporary file is removed should the write fail).
+    (the temporary file is removed should the write fail). Only a regular file (or a new one) is written: the
+    rename would replace a device file or a symbolic link to one.
 
     Raises:
         OSError: the file cannot be written.
     """
+    if path.exists() and not path.is_file():  # a device, a folder, a pipe: never renamed over
+        raise OSError(errno.EEXIST, "it exists and is not a regular file; give the path of a file", str(path))
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_text(text, encoding="utf-8")

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -48,6 +49,11 @@ def keep_cmd(
     data_dir: Annotated[Path | None, typer.Option("--data-dir", metavar="DIR", help=HELP["data_dir"])] = None,
 ) -> None:
     """Open the score-keeper screen."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):  # a pipe or a file: the line-based keeper, which ends at EOF
+        from pasch.cli._basic import play_cmd
+
+        play_cmd(rules_text=rules_text, players=players, keeper=True, plain=True, lang=lang, resume=resume)
+        return
     from pasch.tui import run
 
     with guard():
