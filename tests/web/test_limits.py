@@ -416,3 +416,28 @@ def test_guessing_room_codes_is_rate_limited_per_address(tmp_path: Path, servers
         connect(f"{server.ws}/ws/{real}", open_timeout=WAIT)
     assert refused.value.response.status_code == 429
     assert server.request("GET", "/api/health")[0] == 200  # the rest of the API is untouched
+
+
+def test_win_bots_whose_tables_exceed_the_disk_budget_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path / "cache"))  # a budget trims the cache: not the shared one
+    engine = make_engine(f"sqlite:///{tmp_path / 'budget.sqlite3'}")
+    migrate(engine)
+
+    async def scenario() -> None:
+        from pasch.solver import set_disk_budget
+
+        svc = Service(engine, bot_delay=0, win_bots=True)
+        set_disk_budget(64)  # 64 MB: yacht's win tables (5 MB) fit, yahtzee's 736 MB do not
+        try:
+            await svc.create_room("yacht", [("Ada", "human"), ("W", "bot:win")])
+            with pytest.raises(ActError) as refused:
+                await svc.create_room("yahtzee", [("Ada", "human"), ("W", "bot:win")])
+            assert refused.value.code == "seat_disabled" and "--table-disk-mb" in refused.value.message
+        finally:
+            set_disk_budget(None)
+            svc.close()
+
+    asyncio.run(scenario())
+    engine.dispose()

@@ -28,6 +28,7 @@ from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind, 
 from pasch.app import Seat as AppSeat
 from pasch.engine import Action, GameLog, GameState, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
+from pasch.rules import RuleSet
 from pasch.rules import get as get_rules
 from pasch.storage import ABANDONED, BROKEN, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
 from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of, dice_stream, new_seed
@@ -281,6 +282,24 @@ class Service:
         self.tables.close()
         self.writer.stop()
 
+    def _check_win_budget(self, rules: RuleSet) -> None:
+        """Refuse a ``bot:win`` seat whose two tables would not fit the table cache's disk budget: they would be
+        built, then trimmed away, again and again.
+
+        Raises:
+            ActError: ``seat_disabled`` with the sizes.
+        """
+        from pasch.solver import disk_budget, shared_solver, win_files
+
+        budget = disk_budget()
+        need = win_files(shared_solver(rules)).nbytes
+        if budget and need > budget:
+            raise ActError(
+                "seat_disabled",
+                f"{WIN_BOT} in {rules.id} needs {need / 1e6:,.0f} MB of tables; this server keeps "
+                f"{budget / 1e6:,.0f} MB (pasch serve --table-disk-mb); choose bot:optimal",
+            )
+
     def _playing(self, kind: str) -> str:
         """Who plays a seat of this kind here: ``bot:win`` rooms made before its tables were disabled are played
         on by ``bot:optimal`` (its seat keeps its name), so that resuming them builds no win table."""
@@ -449,6 +468,8 @@ class Service:
                     f"{WIN_BOT} plays from tables of up to 0.7 GB each, which this server does not build "
                     "(its operator can allow them: pasch serve --win-bots); choose bot:optimal",
                 )
+            if k == WIN_BOT:
+                self._check_win_budget(rs)
             nm = " ".join(str(name).split())[:MAX_NAME] or f"Player {n + 1}"
             clean.append((nm, k))
         try:
