@@ -80,3 +80,14 @@ def test_a_locked_database_answers_json_503_with_retry_after(
         holder.execute("ROLLBACK")
         holder.close()
     assert server.create([{"name": "Ada"}])["code"]  # the lock gone, the same request succeeds
+
+
+def test_serve_says_where_it_serves_and_within_which_bounds(tmp_path: Path, servers: list[Server]) -> None:
+    """It printed nothing when it started, not even its URL (issue 25)."""
+    server = Server(f"sqlite:///{tmp_path / 'web.sqlite3'}", tmp_path, extra=()).start()
+    servers.append(server)
+    out = server.output()
+    assert f"serving on http://127.0.0.1:{server.port}/" in out
+    assert f"database: sqlite:///{tmp_path / 'web.sqlite3'}" in out
+    assert "per address: 10 rooms a minute, 20 open rooms" in out and "at most 4096 MB on disk" in out
+    assert "client addresses: the connecting peer's" in out

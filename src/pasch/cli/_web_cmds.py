@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -127,6 +127,19 @@ def serve_cmd(
 
     with guard():
         check_database(db or default_url())  # a bad --db in one line, before anything else starts
+        limits = Limits(
+            rooms_per_minute=rooms_per_minute,
+            open_rooms=open_rooms,
+            conns_per_room=conns_per_room,
+            conns_per_address=conns_per_address,
+            unplayed_minutes=unplayed_minutes,
+            lobby_size=lobby_size,
+            table_memory_mb=table_memory_mb,
+            table_disk_mb=table_disk_mb,
+            misses_per_minute=misses_per_minute,
+            message_rate=message_rate,
+            message_burst=message_burst,
+        )
         web = create_app(
             db,
             bot_delay=bot_delay,
@@ -134,19 +147,7 @@ def serve_cmd(
             abandon_after=abandon_days * 86400.0,
             allowed_origins=tuple(allowed_origin or ()),
             api_docs=api_docs,
-            limits=Limits(
-                rooms_per_minute=rooms_per_minute,
-                open_rooms=open_rooms,
-                conns_per_room=conns_per_room,
-                conns_per_address=conns_per_address,
-                unplayed_minutes=unplayed_minutes,
-                lobby_size=lobby_size,
-                table_memory_mb=table_memory_mb,
-                table_disk_mb=table_disk_mb,
-                misses_per_minute=misses_per_minute,
-                message_rate=message_rate,
-                message_burst=message_burst,
-            ),
+            limits=limits,
             drain_grace=drain_grace,
             win_hints=win_hints,
             win_bots=win_bots,
@@ -157,6 +158,7 @@ def serve_cmd(
         proxies = forwarded_allow_ips.strip()
         trusted = frozenset(p.strip() for p in proxies.split(",") if p.strip() and p.strip() != "*")
         everyone = "*" in (p.strip() for p in proxies.split(","))  # every peer a proxy: no peer to count
+        _announce(host, port, db or default_url(), public_url.rstrip("/"), limits, proxies, table_disk_mb)
         transport = TransportGuard(header_timeout, 0 if everyone else sockets_per_address, trusted)
         _raise_file_limit(max_connections)
         uvicorn.run(
@@ -174,6 +176,26 @@ def serve_cmd(
             proxy_headers=bool(proxies),
             forwarded_allow_ips=proxies or None,
         )
+
+
+def _announce(host: str, port: int, db: str, public_url: str, limits: Any, proxies: str, disk_mb: int) -> None:
+    """What the server is about to serve, where, and within which bounds (stdout, before it starts)."""
+    from sqlalchemy.engine import make_url
+
+    from pasch._version import __version__
+    from pasch.solver import cache_dir
+
+    shown = "[" + host + "]" if ":" in host else host
+    lines = [
+        f"pasch {__version__} serving on http://{shown}:{port}/"
+        + (f" (links: {public_url}/r/CODE)" if public_url else ""),
+        f"  database: {make_url(db).render_as_string(hide_password=True)}",
+        f"  per address: {limits.rooms_per_minute} rooms a minute, {limits.open_rooms} open rooms, "
+        f"{limits.conns_per_address} websockets; {limits.conns_per_room} websockets per room (0: no limit)",
+        f"  solver tables: {cache_dir()} (at most {disk_mb} MB on disk, {limits.table_memory_mb} MB in memory)",
+        "  client addresses: " + (f"from X-Forwarded-For of {proxies}" if proxies else "the connecting peer's"),
+    ]
+    print("\n".join(lines), flush=True)
 
 
 def _raise_file_limit(wanted: int) -> None:
