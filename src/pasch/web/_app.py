@@ -567,9 +567,14 @@ def create_app(
         return f"{public_url}/r/{code}"
 
     def http_error(exc: ActError) -> HTTPException:
-        status = {"no_room": 404, "room_full": 409, "bad_token": 403, "not_finished": 409, "broken": 409}.get(
-            exc.code, 400
-        )
+        status = {
+            "no_room": 404,
+            "room_full": 409,
+            "name_taken": 409,
+            "bad_token": 403,
+            "not_finished": 409,
+            "broken": 409,
+        }.get(exc.code, 400)
         return HTTPException(status, detail={"code": exc.code, "message": exc.message})
 
     # -- HTTP ------------------------------------------------------------------------------------------

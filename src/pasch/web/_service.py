@@ -217,6 +217,20 @@ class Room:
 
 Listener = Callable[[Room, dict[str, Any]], Awaitable[None]]
 
+
+def _check_name(name: str, others: list[str]) -> None:
+    """Refuse a joining player's name that another seat of the room has (any case): the game's players must
+    differ, and a claim that committed first and failed to rebuild the room after broke it for good (issue 25).
+
+    Raises:
+        ActError: ``name_taken``.
+    """
+    folded = name.casefold()
+    for other in others:
+        if other.casefold() == folded:
+            raise ActError("name_taken", f"{name!r} plays in this room already ({other}); choose another name")
+
+
 WIN_BOT = "bot:win"
 """The seat kind whose tables are built only where the operator allows them (:attr:`Service.win_bots`)."""
 
@@ -586,14 +600,17 @@ class Service:
             digest = hash_token(token)
             new_name = " ".join(str(name or "").split())[:MAX_NAME]
             rename = bool(new_name) and new_name != target.name
+            if rename:  # validated in full before anything is written: a claim that breaks the room changes nothing
+                _check_name(new_name, [s.name for s in room.seats if s.seat != target.seat])
 
             def claim() -> None:
                 with Session(self.engine) as session, session.begin():
-                    row = session.scalar(
-                        select(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == target.seat).with_for_update()
-                    )
+                    rows = session.scalars(select(SeatRow).where(SeatRow.game_id == room.id).with_for_update()).all()
+                    row = next((r for r in rows if r.seat == target.seat), None)
                     if row is None or row.claimed:
                         raise ActError("room_full", f"seat {target.seat} of room {room.code} is taken")
+                    if rename:  # again, inside the transaction: another process may have renamed a seat meanwhile
+                        _check_name(new_name, [r.name for r in rows if r.seat != target.seat])
                     row.claimed = True
                     row.token_hash = digest
                     if rename:
