@@ -121,9 +121,7 @@ def serve_cmd(
     """Run the web server until interrupted."""
     import uvicorn
 
-    from pasch.web import Limits, create_app
-    from pasch.web._db import check_database, default_url
-    from pasch.web._transport import TransportGuard, guarded_protocol
+    from pasch.web import Limits, TransportGuard, check_database, create_app, default_url, guarded_protocol
 
     with guard():
         check_database(db or default_url())  # a bad --db in one line, before anything else starts

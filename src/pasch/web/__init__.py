@@ -7,8 +7,10 @@ event log (SQLAlchemy; SQLite by default, PostgreSQL for larger installs) and br
 from __future__ import annotations
 
 from pasch.web._app import MAX_MESSAGE, create_app
+from pasch.web._db import check_database, default_url
 from pasch.web._fair import DICE_V1, DICE_V2, DiceStream, FairReport, HmacDice, commitment_of, new_seed, verify
 from pasch.web._limits import Limits
+from pasch.web._transport import TransportGuard, guarded_protocol
 
 __all__ = [
     "DICE_V1",
@@ -18,8 +20,12 @@ __all__ = [
     "FairReport",
     "HmacDice",
     "Limits",
+    "TransportGuard",
+    "check_database",
     "commitment_of",
     "create_app",
+    "default_url",
+    "guarded_protocol",
     "new_seed",
     "verify",
 ]
