@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from pasch.i18n import set_language
 from pasch.tui import PaschApp
@@ -40,3 +42,11 @@ async def settle(app: PaschApp, pilot: Any) -> None:
     for _ in range(3):
         await app.workers.wait_for_complete()
         await pilot.pause()
+
+
+def screen_text(app: PaschApp) -> str:
+    """What the terminal shows now, as plain text (the screen and the screens under a modal one)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text(styles=False)

@@ -9,7 +9,9 @@ from pasch.app import advise
 from pasch.engine import Keep, Score
 from pasch.tui import PaschApp, Session, parse_seats
 from pasch.tui._game import SheetGameScreen
+from pasch.tui._hintpanel import HintPanel
 from pasch.tui._hints import signed
+from pasch.tui._sheetview import SheetView
 from pasch.tui._widgets import Die
 
 from .conftest import drive, settle
@@ -48,7 +50,7 @@ def test_hint_marks_the_board_and_b_plays_it() -> None:
         assert len([ln for ln in panel.splitlines() if "vs best" in ln]) == 4  # best five: one value, four deltas
         await pilot.press("m")
         expanded = str(screen.query_one("#hint-table").render())
-        assert len(expanded.splitlines()) == len(hints.rows) + 3  # header, rows, note, key line
+        assert len(expanded.splitlines()) == len(hints.rows) + 1  # header, rows (the note and keys elsewhere)
         throws = session.match.state.throws
         await pilot.press("b")  # plays keep + throw
         await settle(app, pilot)
@@ -57,14 +59,15 @@ def test_hint_marks_the_board_and_b_plays_it() -> None:
         # play hints until a box is advised: the cursor sits on it with a star; b enters it
         for _ in range(3):
             hints = screen.hints
-            assert hints is not None and screen._hints_for is session.match.state
+            assert hints is not None and screen.query_one(HintPanel).hints_for is session.match.state
             if hints.score is not None:
                 break
             await pilot.press("b")
             await settle(app, pilot)
         assert hints is not None and hints.score is not None
         assert screen.selected == hints.score
-        starred = [(k, j) for k, row in enumerate(screen._cells) for j, c in enumerate(row) if "★" in c.plain]
+        sheet = screen.query_one(SheetView)
+        starred = [(k, j) for k, row in enumerate(sheet._cells) for j, c in enumerate(row) if "★" in c.plain]
         model = screen.model
         assert model is not None and starred == [(model.row_of_box(hints.score[1]), 1 + hints.score[0])]
         assert session.match.state.sheets[0].columns[0].scores[hints.score[1]] is None

@@ -6,10 +6,11 @@ from typing import Any
 
 from textual.widgets import Checkbox, Input
 
+from pasch.i18n import set_language
 from pasch.tui import PaschApp, Session, parse_seats
 from pasch.tui._keeper import KeeperScreen
 
-from .conftest import drive
+from .conftest import drive, screen_text
 
 
 def _keeper(rules: str, players: str = "Ada, Bob") -> tuple[PaschApp, Session]:
@@ -139,5 +140,49 @@ def test_keeper_game_to_the_end_stays_finished() -> None:
         n = len(session.match.actions)
         await pilot.press("ctrl+z")
         assert session.match.finished and len(session.match.actions) == n
+
+    drive(app, body)
+
+
+def test_box_names_of_every_language_with_several_words() -> None:
+    """German multi-word boxes are taken (they were refused), and so are other languages' names; a box that is
+    none lists the boxes by their names in the player's language."""
+    session = Session.new("kniffel", parse_seats("Ada"), keeper=True)
+    app = PaschApp(session=session, bot_delay=0, save=False, lang="de")
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, KeeperScreen)
+        await _type(pilot, "12345 große straße")
+        col = session.match.state.sheets[0].columns[0]
+        assert col.scores[session.match.rules.category_index("large_straight")] == 40, screen.message
+        await _type(pilot, "23456 Escalera pequeña")  # Spanish, at a German table
+        assert col.scores[session.match.rules.category_index("small_straight")] is None
+        col = session.match.state.sheets[0].columns[0]
+        assert col.scores[session.match.rules.category_index("small_straight")] == 30, screen.message
+        await _type(pilot, "11111 nichts")
+        assert screen.message_error and "Große Straße" in screen.message and "large_straight" not in screen.message
+
+    try:
+        drive(app, body)
+    finally:
+        set_language("en")
+
+
+def test_keeper_keys_stay_out_of_the_dice_field_and_it_has_a_quit_key() -> None:
+    """The keeper's hints offer no letter keys (typed letters go to the dice field); F10 saves and quits."""
+    app, _session = _keeper("kniffel", "Ada")
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await _type(pilot, "13356")
+        await pilot.press("f2")
+        for _ in range(3):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        assert "b:" not in screen_text(app) and "m: all" not in screen_text(app)
+        assert "f10 save & quit" in screen_text(app)
+        await pilot.press("f10")
+        await pilot.pause()
+        assert not app.is_running
 
     drive(app, body)

@@ -16,7 +16,7 @@ from pasch.tui._help import HelpScreen
 from pasch.tui._knaster import KnasterGameScreen, knaster_hint
 from pasch.tui._setup import SetupScreen
 
-from .conftest import drive, settle
+from .conftest import drive, screen_text, settle
 
 
 def _screen(app: PaschApp) -> KnasterGameScreen:
@@ -316,7 +316,8 @@ def test_help_lists_the_knaster_keys() -> None:
     async def body(app: PaschApp, pilot: Any) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        assert "circled 7" in str(app.screen.query_one("#help-text").render())
+        await pilot.pause()
+        assert "circled 7" in screen_text(app)
         await pilot.press("escape")
         assert isinstance(app.screen, KnasterGameScreen)
 

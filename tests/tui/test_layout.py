@@ -11,6 +11,7 @@ from textual.widgets import DataTable
 
 from pasch.rules import get
 from pasch.tui import PaschApp, Session, parse_seats
+from pasch.tui._sheetview import SheetView
 from pasch.tui._widgets import DiceBar, Die
 
 from .conftest import drive
@@ -66,7 +67,8 @@ def test_every_die_visible_and_clickable(rules: str, players: str, size: tuple[i
 
 
 def test_twenty_players_lay_out() -> None:
-    """20 players: names shortened in the header, the sheet scrolls sideways, the dice stay clickable."""
+    """20 players: names shortened in the header; the sheet never scrolls sideways but shows the players that
+    fit, the one to act first; Tab shows the next ones; the totals of those out of view are listed."""
     rules = dataclasses.replace(get("yatzy"), max_players=20)
     names = ", ".join(f"Player number {k + 1}" for k in range(20))
     session = Session.new(rules, parse_seats(names), seed=5)
@@ -76,14 +78,18 @@ def test_twenty_players_lay_out() -> None:
         await pilot.press("space")
         await pilot.pause()
         _dice_reachable(app, (100, 30))
-        table = app.screen.query_one("#sheet", DataTable)
+        table = app.screen.query_one("#sheet", SheetView)
         assert table.region.right <= 100
-        assert table.virtual_size.width > table.region.width  # scrolls sideways
+        assert table.virtual_size.width <= table.region.width  # nothing scrolls sideways
+        assert table.shown[0] == 0 and 1 < len(table.shown) < 20
         labels = [str(c.label) for c in table.columns.values()]
         assert "▶Player n…" in labels and all(len(label) <= 10 for label in labels)
-        table.scroll_x = table.max_scroll_x  # the last players' columns: the box names stay in view
+        others = str(app.screen.query_one("#others").render())
+        assert "Out of view" in others and f"Player n… {0}" in others
+        shown = table.shown
+        await pilot.press("tab")
         await pilot.pause()
-        assert table.scroll_x > 0
+        assert table.shown[0] == shown[-1] + 1
         svg = app.export_screenshot()
         assert "Ones" in svg and "Chance" in svg and "Player&#160;n…" in svg
 

@@ -57,3 +57,19 @@ def test_resume_of_a_missing_game_shows_setup(tmp_path: Any) -> None:
         assert isinstance(app.screen, SetupScreen)
 
     drive(app, body)
+
+
+def test_keys_after_quit_do_nothing(tmp_path: Any) -> None:
+    """q then i (or ?) before the app has closed opened a screen on a closing app (a traceback on exit)."""
+    app = PaschApp(rules="kniffel", players="Ada", bot_delay=0, data_dir=tmp_path, seed=2, lang="en")
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("space", "q", "i", "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetGameScreen)  # no rules card, no help over the closing game
+        assert app.return_code == 0 or app.return_code is None
+
+    drive(app, body)
+    with Repository(directory=tmp_path) as repo:
+        (rec,) = repo.games()
+    assert rec.log.actions[0] == "roll"

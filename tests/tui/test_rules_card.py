@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable
 
+from pasch.app import box_rule
 from pasch.i18n import box_name
 from pasch.rules import BASES, get
 from pasch.tui import PaschApp, Session, parse_seats
 from pasch.tui._game import SheetGameScreen
-from pasch.tui._rules import RulesScreen, box_rule, rules_card
+from pasch.tui._rules import RulesScreen, rules_card
 
-from .conftest import drive, settle
+from .conftest import drive, screen_text, settle
 
 
 @pytest.mark.parametrize("rules_id", sorted(BASES))
@@ -60,7 +61,8 @@ def test_rules_key_initials_and_clicking_a_box_name() -> None:
         screen = _screen(app)
         await pilot.press("i")
         assert isinstance(app.screen, RulesScreen)
-        assert "Full house" in str(app.screen.query_one("#rules-card").render())
+        await pilot.pause()
+        assert "Full house" in screen_text(app)
         await pilot.press("escape")
         assert app.screen is screen
         await pilot.press("space")

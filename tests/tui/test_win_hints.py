@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Input
 
 import pasch.app._wintables as wintables
-import pasch.tui._winhints as winkey
+import pasch.tui._hintpanel as winkey
 from pasch.app import advise, win_tables, win_tables_ready
 from pasch.engine import State
 from pasch.i18n import set_language
@@ -43,7 +43,7 @@ def _screen(app: PaschApp) -> SheetGameScreen:
 
 
 def _panel(screen: SheetGameScreen) -> str:
-    return str(screen.query_one("#hint-table").render())
+    return "\n".join(str(screen.query_one(f"#hint-{part}").render()) for part in ("table", "win"))
 
 
 def _footer_keys(app: PaschApp) -> set[str]:

@@ -24,6 +24,8 @@ from pasch._lazy import lazy_exports
 if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on first use
     from pasch.app._advice import Advice, AdviceOption, advise
     from pasch.app._botloop import play_bots
+    from pasch.app._boxes import find_box, norm_box
+    from pasch.app._card import CardBox, RulesCard, box_rule, combination_name, order_words, rules_card
     from pasch.app._duel import DuelResult, DuelSide, duel
     from pasch.app._layout import (
         BonusProgress,
@@ -62,6 +64,7 @@ __all__ = [
     "Bot",
     "BotKind",
     "BotTurn",
+    "CardBox",
     "ColumnLayout",
     "Decision",
     "DuelResult",
@@ -75,6 +78,7 @@ __all__ = [
     "Recorder",
     "Review",
     "RowKind",
+    "RulesCard",
     "Seat",
     "SheetLayout",
     "TableDice",
@@ -82,16 +86,22 @@ __all__ = [
     "WinTables",
     "advise",
     "bot_kinds_for",
+    "box_rule",
     "check_bot",
+    "combination_name",
     "duel",
+    "find_box",
     "game_summary",
     "make_bot",
+    "norm_box",
+    "order_words",
     "parse_seats",
     "percentile_cached",
     "play_bots",
     "prepare_win_tables",
     "review",
     "reviewable",
+    "rules_card",
     "seat_kind",
     "sheet_layout",
     "table_of",
@@ -105,6 +115,10 @@ __all__ = [
 _EXPORTS = {
     **dict.fromkeys(("Advice", "AdviceOption", "advise"), "pasch.app._advice"),
     "play_bots": "pasch.app._botloop",
+    **dict.fromkeys(("find_box", "norm_box"), "pasch.app._boxes"),
+    **dict.fromkeys(
+        ("CardBox", "RulesCard", "box_rule", "combination_name", "order_words", "rules_card"), "pasch.app._card"
+    ),
     **dict.fromkeys(("DuelResult", "DuelSide", "duel"), "pasch.app._duel"),
     **dict.fromkeys(
         ("BonusProgress", "ColumnLayout", "LayoutCache", "LayoutRow", "RowKind", "SheetLayout", "sheet_layout"),

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pasch.app import Match, Recorder, parse_seats
+from pasch.app import Match, Recorder, parse_seats, rules_card
 from pasch.cli._app import app
 from pasch.cli._common import (
     console,
@@ -31,7 +31,7 @@ from pasch.dice import counts_of, parse_dice
 from pasch.engine import GameLog, KnasterState, State, replay
 from pasch.errors import InvalidActionError
 from pasch.i18n import _, get_language, set_language
-from pasch.rules import BASES, MODIFIERS, GameKind, Order, RuleSet, Scorer, ScorerKind, get, score_options
+from pasch.rules import BASES, MODIFIERS, GameKind, Order, get, score_options
 
 __all__ = ["expand_command", "resolve_box", "rules_app"]
 
@@ -79,47 +79,7 @@ TEXT = {
     "finished": "finished",
     "in_progress": "in progress",
     "source": "Source: {source}",
-    "dice_line": "{dice} dice, {throws} throws per turn, {lo} to {hi} players",
-    "columns_line": "Columns: {columns}",
-    "column_item": "{n}: {order}",
-    "bonus_line": "Upper bonus: {amount} when the upper sum is at least {threshold}",
-    "no_bonus": "Upper bonus: none",
-    "joker_line": "Joker: {text}",
-    "extra_line": "Extra five-alike: {text}",
-    "strict_line": "Strict: a five-alike entered as full_house counts as a full house",
-    "sharp_line": "Sharp: {boxes} score double when all dice came from one throw of all five",
-    "boxes_title": "Boxes",
-    "col_box": "box",
-    "col_asks": "asks",
-    "col_pays": "pays",
-    "knaster_grid": "Grid: {n}x{n}; each turn {dice} dice are thrown and their sum is called",
-    "knaster_lines": "Line values: rows {rows}; columns {cols}; diagonals {diags}",
-    "knaster_combos": "Completed line with a combination -> circles: {combos}",
-    "knaster_score": "Score: line values of fully circled lines + 1 per circled cell",
-}
-
-ORDER_TEXT = {
-    Order.FREE: "free (any open box)",
-    Order.DOWN: "top to bottom",
-    Order.UP: "bottom to top",
-    Order.ANNOUNCED: "announced after the first throw",
-}
-
-JOKER_TEXT = {
-    "none": "none",
-    "schmidt": "a further five-alike (five-alike box holding 50, matching upper box filled) fills any lower "
-    "box at full value",
-    "forced": "a further five-alike must take its open upper box, else any lower box at full value, else an "
-    "upper box for 0",
-    "free": "a further five-alike fills any open box, lower boxes at full value",
-    "full_house": "with the five-alike box crossed out (0), a five-alike may be entered as full_house for 25",
-}
-
-EXTRA_TEXT = {
-    "none": "no extra points",
-    "upper50": "+50 extra when entered in its open matching upper box (five-alike box holding 50)",
-    "bonus100": "+100 for every further five-alike when the five-alike box holds 50",
-    "flat100": "a flat 100 in any lower box, or 100 + the dice in an upper box (not toward the bonus)",
+    "card_lang": "Language of the card: de, en, es or it (default: en).",
 }
 
 rules_app = typer.Typer(help=TEXT["rules_help"], no_args_is_help=False, add_completion=False)
@@ -172,40 +132,19 @@ def rules_list(
     out.print(mods_table)
 
 
-def _asks_pays(scorer: Scorer, rules: RuleSet) -> tuple[str, str]:
-    """What a box asks of the dice and what it pays, in words (display only)."""
-    k = scorer.kind
-    n = rules.dice
-    fixed_or_sum = f"{scorer.points}" if scorer.points else "sum of all dice"
-    if k is ScorerKind.FACE:
-        return "any dice", f"sum of the {scorer.face}s"
-    if k is ScorerKind.N_KIND:
-        pays = "sum of all dice" if scorer.total else f"sum of the {scorer.n} alike"
-        return f"at least {scorer.n} alike", pays
-    if k is ScorerKind.ONE_PAIR:
-        return "two alike", "sum of the highest pair"
-    if k is ScorerKind.TWO_PAIRS:
-        return "two pairs of different faces", "sum of those four dice"
-    if k is ScorerKind.FULL_HOUSE:
-        return "three of one face and two of another", fixed_or_sum
-    if k is ScorerKind.STRAIGHT:
-        return f"{scorer.n} in sequence", fixed_or_sum
-    if k is ScorerKind.EXACT:
-        return "exactly " + "-".join(str(f) for f in scorer.faces), fixed_or_sum
-    if k is ScorerKind.ALL_ALIKE:
-        return f"all {n} alike", fixed_or_sum
-    return "anything", "sum of all dice"
-
-
 @rules_app.command("show", help=TEXT["show_help"])
 def rules_show(
     rule_id: Annotated[str, typer.Argument(metavar="ID", help=TEXT["rule_id"], show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help=TEXT["json"])] = False,
+    lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=TEXT["card_lang"])] = None,
 ) -> None:
-    """Show one rule set: boxes, bonus, joker and extra policy, columns (ID may carry modifiers)."""
+    """Show one rule set's rules card (:func:`pasch.app.rules_card`, the terminal app's and the web page's too):
+    how a turn goes, every box with what it asks and pays, bonus, joker, extra points; ID may carry modifiers."""
     with guard():
+        set_language(lang or "en")
         rules = get(rule_id)
     base = BASES[rules.base]
+    card = rules_card(rules)
     info: dict[str, Any] = {
         "id": rules.id,
         "name": rules.name,
@@ -217,9 +156,8 @@ def rules_show(
         "dice": rules.dice,
         "throws": rules.throws,
         "players": [rules.min_players, rules.max_players],
+        "card": card.to_dict(),
     }
-    lines: list[str] = [f"{rules.name} ({rules.id})", rules.description, TEXT["source"].format(source=base.source)]
-    boxes: list[tuple[str, str, str, bool]] = []
     if rules.kind is GameKind.KNASTER and rules.knaster is not None:
         kn = rules.knaster
         info["knaster"] = {
@@ -229,42 +167,13 @@ def rules_show(
             "diagonal_values": list(kn.diagonal_values),
             "combinations": dict(kn.combinations),
         }
-        lines.append(TEXT["knaster_grid"].format(n=kn.size, dice=kn.dice))
-        lines.append(
-            TEXT["knaster_lines"].format(
-                rows=" ".join(map(str, kn.row_values)),
-                cols=" ".join(map(str, kn.column_values)),
-                diags=" ".join(map(str, kn.diagonal_values)),
-            )
-        )
-        lines.append(TEXT["knaster_combos"].format(combos=", ".join(f"{c} {v}" for c, v in kn.combinations)))
-        lines.append(TEXT["knaster_score"])
     else:
-        lines.append(
-            TEXT["dice_line"].format(dice=rules.dice, throws=rules.throws, lo=rules.min_players, hi=rules.max_players)
-        )
-        cols = ", ".join(TEXT["column_item"].format(n=i + 1, order=ORDER_TEXT[o]) for i, o in enumerate(rules.columns))
-        lines.append(TEXT["columns_line"].format(columns=cols))
-        if rules.bonus_threshold is None:
-            lines.append(TEXT["no_bonus"])
-        else:
-            lines.append(TEXT["bonus_line"].format(amount=rules.bonus, threshold=rules.bonus_threshold))
-        lines.append(TEXT["joker_line"].format(text=JOKER_TEXT.get(rules.joker.value, rules.joker.value)))
-        lines.append(TEXT["extra_line"].format(text=EXTRA_TEXT.get(rules.extra.value, rules.extra.value)))
-        if rules.five_alike_full_house:
-            lines.append(TEXT["strict_line"])
-        doubled = [c.id for i, c in enumerate(rules.categories) if rules.doubles(i)]
-        if doubled:
-            lines.append(TEXT["sharp_line"].format(boxes=", ".join(doubled)))
-        for i, cat in enumerate(rules.categories):
-            asks, pays = _asks_pays(cat.scorer, rules)
-            boxes.append((cat.id, asks, pays, rules.doubles(i)))
         info.update(
             {
                 "columns": [o.value for o in rules.columns],
                 "boxes": [
-                    {"id": b, "upper": rules.categories[i].is_upper, "asks": a, "pays": p, "sharp_doubles": d}
-                    for i, (b, a, p, d) in enumerate(boxes)
+                    {"id": b.id, "upper": b.upper, "asks": b.asks, "pays": b.pays, "sharp_doubles": b.sharp_doubles}
+                    for b in card.boxes
                 ],
                 "bonus": {"threshold": rules.bonus_threshold, "amount": rules.bonus},
                 "joker": rules.joker.value,
@@ -277,16 +186,19 @@ def rules_show(
         print_json(info)
         return
     out = console(width=120)
-    for line in lines:
+    head = [card.title, card.description, TEXT["source"].format(source=base.source)]
+    for line in [*head, *([card.modifiers_line] if card.modifiers else []), "", *card.turn]:
         out.print(line, markup=False, soft_wrap=True)
-    if boxes:
-        table = Table(title=TEXT["boxes_title"], title_justify="left", header_style="bold")
-        table.add_column(TEXT["col_box"], no_wrap=True)
-        table.add_column(TEXT["col_asks"])
-        table.add_column(TEXT["col_pays"])
-        for box, asks, pays, dbl in boxes:
-            table.add_row(box, asks, pays + (" (x2 sharp)" if dbl else ""))
-        out.print(table)
+    table = Table(header_style="bold")
+    if card.boxes:
+        table.add_column("id", no_wrap=True)
+    for k, title in enumerate(card.head):
+        table.add_column(title, no_wrap=k == 0)
+    for k, row in enumerate(card.rows):
+        table.add_row(*((card.boxes[k].id,) if card.boxes else ()), *row)
+    out.print(table)
+    for line in card.scoring:
+        out.print(line, markup=False, soft_wrap=True)
 
 
 # -- pasch score --------------------------------------------------------------------------------------

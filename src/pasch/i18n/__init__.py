@@ -139,12 +139,13 @@ def pgettext(context: str, message: str) -> str:
     return _translations(_current[0]).pgettext(context, message)
 
 
-def box_name(rules: Any, category: int | str) -> str:
-    """The localised display name of a box of ``rules`` (by index or id): ``full_house`` -> ``Full House``."""
+def box_name(rules: Any, category: int | str, lang: str | None = None) -> str:
+    """The localised display name of a box of ``rules`` (by index or id): ``full_house`` -> ``Full House``;
+    in ``lang`` when given (else the current language)."""
     cid = rules.categories[category].id if isinstance(category, int) else category
     if cid == "yahtzee" and rules.base in _FIVE_ALIKE_BY_BASE:
         return _FIVE_ALIKE_BY_BASE[rules.base]
-    name = pgettext("box", cid)
+    name = pgettext("box", cid) if lang is None else _translations(lang).pgettext("box", cid)
     return cid.replace("_", " ") if name == cid else name
 
 
@@ -155,5 +156,9 @@ def rules_description(rules: Any) -> str:
 
 
 def rules_name(rules: Any) -> str:
-    """The display name of a rule set (names of games are not translated, modifiers are)."""
-    return str(rules.name)
+    """The display name of a rule set in the current language (``Kniffel, vier Spalten +sharp``): the base's
+    name (context ``rule-name``; a game's own name stays itself), then the modifiers as written."""
+    name = str(rules.name)
+    mods = "".join(f" +{m}" for m in getattr(rules, "modifiers", ()))
+    base = name[: len(name) - len(mods)] if mods and name.endswith(mods) else name
+    return pgettext("rule-name", base) + (mods if base != name else "")

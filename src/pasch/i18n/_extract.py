@@ -1,7 +1,8 @@
 """Find every message the interfaces translate, and keep the ``.po`` catalogues in step with them.
 
 Messages are the string literals passed to ``_``, ``N_``, ``ngettext`` and ``pgettext`` in the modules
-listed in :data:`SOURCES`, plus every box id (context ``box``) and rule-set base id (context ``rules``).
+listed in :data:`SOURCES`, plus every box id (context ``box``), rule-set base id (context ``rules``: its
+description) and base name (context ``rule-name``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ from pasch.i18n._msgfmt import PoEntry, parse_po
 __all__ = ["Message", "extract", "merge_po"]
 
 _PKG = Path(__file__).resolve().parent.parent
-SOURCES: tuple[str, ...] = ("tui", "i18n", "cli/_tui_cmds.py", "cli/_basic.py", "cli/_common.py", "cli/_plain.py")
+SOURCES: tuple[str, ...] = (
+    "app",
+    "tui",
+    "i18n",
+    "cli/_tui_cmds.py",
+    "cli/_basic.py",
+    "cli/_common.py",
+    "cli/_plain.py",
+)
 """Paths under ``src/pasch`` whose messages are translated."""
 
 
@@ -71,6 +80,7 @@ def extract() -> list[Message]:
 
     for bid, base in BASES.items():
         found.setdefault(("rules", bid), Message(bid, "rules"))
+        found.setdefault(("rule-name", base.rules.name), Message(base.rules.name, "rule-name"))
         for cat in base.rules.categories:
             found.setdefault(("box", cat.id), Message(cat.id, "box"))
     return sorted(found.values(), key=lambda m: (m.msgctxt or "", m.msgid))

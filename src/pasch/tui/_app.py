@@ -7,11 +7,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual.binding import Binding
 from textual.screen import Screen
 
 from pasch.app import Recorder
 from pasch.errors import PaschError
-from pasch.i18n import _, set_language
+from pasch.i18n import N_, _, set_language
 from pasch.rules import GameKind, get
 from pasch.tui._common import GameHost
 from pasch.tui._game import SheetGameScreen
@@ -23,7 +24,10 @@ from pasch.tui._setup import SetupChoice, SetupScreen
 if TYPE_CHECKING:
     from pasch.storage import PlayerStats, Repository
 
-__all__ = ["GAME_SCREENS", "PaschApp", "run", "screen_for"]
+__all__ = ["GAME_SCREENS", "KEY_WORDS", "PaschApp", "run", "screen_for"]
+
+KEY_WORDS = {"space": N_("space"), "esc": N_("esc"), "tab": N_("tab"), "backspace": N_("backspace")}
+"""Keys that the footer names with a word (translated); the others show as symbols (``⏎``, ``^s``, ``?``)."""
 
 GAME_SCREENS: dict[GameKind, Callable[[Session], Screen[None]]] = {
     GameKind.SHEET: SheetGameScreen,
@@ -69,6 +73,10 @@ class PaschApp(GameHost):
     CSS = """
     Screen { background: $surface; }
     """
+    ENABLE_COMMAND_PALETTE = False
+    """Decision (issue 29): no command palette. Its commands (theme, Textual's key panel, maximize, screenshot)
+    are for developers, its texts are Textual's own (some, like "No matches found", cannot be translated from
+    outside), and every key of the game is listed by ``?``; the footer gets its twelve columns back at 80x24."""
 
     def __init__(
         self,
@@ -96,6 +104,12 @@ class PaschApp(GameHost):
         self.seed = seed
         self.data_dir = data_dir
         self.recorder = Recorder(data_dir, enabled=save, on_error=self._save_failed)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it, named in the player's language (``space`` is ``Leertaste``)."""
+        text = super().get_key_display(binding)
+        word = KEY_WORDS.get(text)
+        return _(word) if word else text
 
     # -- storage ------------------------------------------------------------------------------
     def _save_failed(self, reason: str) -> None:

@@ -17,8 +17,9 @@ from textual.containers import Container, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
+from pasch.app import combination_name
 from pasch.engine import LINE_MASKS, LINES, KnasterGrid, KnasterState, cell_name, line_combination, line_value
-from pasch.i18n import N_, _, ngettext
+from pasch.i18n import _, ngettext
 
 __all__ = [
     "GridCell",
@@ -35,21 +36,6 @@ __all__ = [
 
 SIZE = 5
 MAIN, ANTI = 2 * SIZE, 2 * SIZE + 1  # line indices of the diagonals a1-e5 and e1-a5
-
-_COMBINATIONS = {
-    "three_alike": N_("three alike"),
-    "four_alike": N_("four alike"),
-    "five_alike": N_("five alike"),
-    "two_pairs": N_("two pairs"),
-    "full_house": N_("full house"),
-    "straight": N_("straight"),
-}
-
-
-def combination_name(combination: str) -> str:
-    """A combination of a completed line in the current language (``full_house`` -> ``full house``)."""
-    known = _COMBINATIONS.get(combination)
-    return _(known) if known else combination.replace("_", " ")
 
 
 def line_label(line: int) -> str:

@@ -77,11 +77,12 @@ class Hints:
     win: str = ""
     win_mb: int = 0
 
-    def lines(self, limit: int | None = 5) -> list[str]:
+    def lines(self, limit: int | None = 5, more_key: str = "m") -> list[str]:
         """The list as text lines: the best option with its value, the others as ``−1.9`` against it.
 
         Args:
             limit: show the best ``limit`` options (None: all); a last line says how many more there are.
+            more_key: the key that shows them all, named in that line.
         """
         rows = self.rows if limit is None else self.rows[:limit]
         win = self.win == "shown"
@@ -101,7 +102,9 @@ class Hints:
             lines.append(line)
         if limit is not None and len(self.rows) > limit:
             more = len(self.rows) - limit
-            lines.append(ngettext("… {n} more (m: all)", "… {n} more (m: all)", more).format(n=more))
+            lines.append(
+                ngettext("… {n} more ({key}: all)", "… {n} more ({key}: all)", more).format(n=more, key=more_key)
+            )
         return lines
 
 

@@ -14,10 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Checkbox, Input, Static
 
+from pasch.app import find_box
 from pasch.engine import Action, Enter, Score, State
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.i18n import N_, _, box_name
-from pasch.tui._game import GameScreen, SheetGameScreen
+from pasch.tui._base import GameScreen
+from pasch.tui._game import SheetGameScreen
 from pasch.tui._session import Session
 
 __all__ = ["KeeperScreen", "parse_keeper_line"]
@@ -25,32 +27,29 @@ __all__ = ["KeeperScreen", "parse_keeper_line"]
 _VERBS = ("enter", "score", "announce")
 
 
-def _resolve_box(session: Session, word: str) -> str:
-    """A box id from an id, a localised name or an unambiguous prefix; ``2:full_house`` keeps its column.
+def _resolve_box(session: Session, words: list[str]) -> str:
+    """A box id from the words after the dice: an id, a name in any language (``große straße``: several
+    words), a short form or a unique start; ``2:full_house`` keeps its column.
 
     Raises:
-        InvalidActionError: no such box.
+        InvalidActionError: no such box (the message lists the boxes by their names).
     """
-    col, _sep, name = word.rpartition(":")
+    text = " ".join(words)
+    col, _sep, name = text.rpartition(":") if ":" in words[0] else ("", "", text)
     rules = session.match.rules
-    key = name.lower().replace(" ", "_")
-    ids = rules.category_ids
-    names = {box_name(rules, cid).lower().replace(" ", "_"): cid for cid in ids}
-    hit = key if key in ids else names.get(key)
+    hit = find_box(rules, name)
     if hit is None:
-        cands = {cid for cid in ids if cid.startswith(key)} | {cid for n, cid in names.items() if n.startswith(key)}
-        if len(cands) == 1:
-            hit = cands.pop()
-    if hit is None:
-        raise InvalidActionError(_("{word!r} is not a box; boxes: {boxes}").format(word=word, boxes=", ".join(ids)))
+        names = ", ".join(box_name(rules, cid) for cid in rules.category_ids)
+        raise InvalidActionError(_("{word!r} is not a box; boxes: {boxes}").format(word=text, boxes=names))
     return f"{col}:{hit}" if col else hit
 
 
 def parse_keeper_line(session: Session, line: str, sharp: bool = False) -> list[Action]:
-    """Turn one typed line into actions: dice (``13356`` or ``1 3 3 5 6``), ``sharp``, and a box.
+    """Turn one typed line into actions: dice (``13356`` or ``1 3 3 5 6``), ``sharp``, and a box (one word or
+    several: ``13356 große straße``).
 
     Raises:
-        InvalidActionError: a word that is neither dice, ``sharp`` nor a box.
+        InvalidActionError: words that name no box.
     """
     words = line.strip().split()
     if not words:
@@ -58,16 +57,15 @@ def parse_keeper_line(session: Session, line: str, sharp: bool = False) -> list[
     if words[0].lower() in _VERBS:
         return [Action.parse(line)]
     digits: list[int] = []
-    box: str | None = None
+    rest: list[str] = []
     for w in words:
-        if w.isdigit():
+        if w.isdigit() and not rest:
             digits.extend(int(ch) for ch in w)
-        elif w.lower() == "sharp":
+        elif w.lower() in ("sharp", _("sharp").lower()):
             sharp = True
-        elif box is None:
-            box = _resolve_box(session, w)
         else:
-            raise InvalidActionError(_("{word!r}: give the dice and at most one box").format(word=w))
+            rest.append(w)
+    box = _resolve_box(session, rest) if rest else None
     out: list[Action] = []
     if digits:
         if any(not 1 <= d <= session.match.rules.faces for d in digits):
@@ -88,33 +86,35 @@ def parse_keeper_line(session: Session, line: str, sharp: bool = False) -> list[
 
 
 class KeeperScreen(SheetGameScreen, inherit_bindings=False):
-    """Sheet and totals of a table playing with real dice."""
-
-    DEFAULT_CSS = """
-    KeeperScreen #dice-input { width: 100%; max-width: 60; }
-    KeeperScreen #dice-shown { height: auto; margin: 1 0 0 0; text-style: bold; }
-    """
+    """Sheet and totals of a table playing with real dice: typed keys go to the dice field, so every key of
+    the screen is a function key or a control key (F10 saves and quits)."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("f1", "help", N_("help")),
+        Binding("f10", "quit_game", N_("save & quit")),
         Binding("up", "move(-1)", N_("box"), show=False),
         Binding("down", "move(1)", "", show=False),
         Binding("left", "column(-1)", "", show=False),
         Binding("right", "column(1)", "", show=False),
         Binding("ctrl+z", "undo", N_("undo")),
-        Binding("f1", "help", N_("help")),
         Binding("f2", "hints", N_("best box")),
-        Binding("ctrl+q", "quit_game", N_("save & quit")),
-        Binding("f3", "review", N_("review"), show=False),
         Binding("f4", "rules", N_("rules")),
         Binding("f5", "win_tables", N_("P(win)")),
+        Binding("f3", "review", N_("review"), show=False),
+        Binding("f6", "next_player", N_("other players"), show=False),
+        Binding("f7", "more_hints", "", show=False),
     ]
 
     WIN_KEY = "F5"
+    HINT_KEYS = ""
+    MORE_KEY = "F7"
 
     def compose_dice(self) -> ComposeResult:
         """The dice input (and the sharp question when the rules have it)."""
-        yield Input(placeholder=_("final dice, e.g. 13356 — or 13356 full_house"), id="dice-input")
-        if self.session.match.rules.sharp:
+        rules = self.session.match.rules
+        example = box_name(rules, "full_house" if "full_house" in rules.category_ids else rules.category_ids[-1])
+        yield Input(placeholder=_("e.g. 13356 or 13356 {box}").format(box=example.lower()), id="dice-input")
+        if rules.sharp:
             yield Checkbox(_("all five dice from one throw (sharp)"), id="sharp")
         yield Static(id="dice-shown")
 
@@ -123,8 +123,9 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         super().on_mount()
         self.query_one("#dice-input", Input).focus()
 
-    def draw_dice(self) -> None:
-        """Show the dice entered this turn."""
+    def watch_position(self) -> None:
+        """The board, and the dice entered this turn."""
+        super().watch_position()
         st = self.state
         shown = self.query_one("#dice-shown", Static)
         if st.is_terminal:
@@ -179,8 +180,6 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         if self.session.match.rules.sharp:
             self.query_one("#sharp", Checkbox).value = False
         scored = any(isinstance(a, Score) for a in actions)
-        self.message, self.message_error = "", False
-        if scored:
-            self.message = _("Entered: {line}").format(line=text)
         self.selected = None
+        self.say(_("Entered: {line}").format(line=text) if scored else "")
         self.after_change(scored=scored)

@@ -15,14 +15,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
-from textual.widgets import Button, Digits, Footer, Header, Static
+from textual.widgets import Button, Digits, Header, Static
 
-from pasch.app import advise
+from pasch.app import advise, combination_name
 from pasch.engine import Action, Circle, KnasterState, Pass, Roll, State, Write, cell_name, parse_cell
 from pasch.errors import IllegalActionError, PaschError
-from pasch.i18n import N_, _, ngettext
-from pasch.tui._game import GameScreen
-from pasch.tui._grid import GridCell, GridMarks, GridView, combination_name, grid_text, line_label, line_value
+from pasch.i18n import N_, _, ngettext, rules_name
+from pasch.tui._base import GameScreen
+from pasch.tui._footer import PaschFooter
+from pasch.tui._grid import GridCell, GridMarks, GridView, grid_text, line_label, line_value
 from pasch.tui._session import Session
 from pasch.tui._summary import summary_lines
 from pasch.tui._widgets import DiceBar
@@ -129,12 +130,12 @@ class KnasterGameScreen(GameScreen):
         with VerticalScroll(id="grids"), Container(id="board"):
             for p in range(len(self.state.players)):
                 yield GridView(p)
-        yield Footer()
+        yield PaschFooter()
 
     def on_mount(self) -> None:
         """Title, unfocusable buttons, undecorated dice, then the shared start."""
         self.title = "pasch"
-        self.sub_title = self.session.match.rules.name
+        self.sub_title = rules_name(self.session.match.rules)
         self.query_one("#sum-box", Container).border_title = _("sum")
         for button in self.query(Button):
             button.can_focus = False  # Enter belongs to the grid
@@ -187,6 +188,12 @@ class KnasterGameScreen(GameScreen):
         return self.state.number is None
 
     # -- drawing --------------------------------------------------------------------------------
+    def watch_position(self) -> None:
+        """A new position (or the dice as they lie): draw it."""
+        self.refresh_view()
+
+    watch_table = watch_message = watch_message_error = watch_position
+
     def refresh_view(self) -> None:
         """Redraw dice, sum, turn, duties, hint, standings and every grid."""
         if not self.ready:

@@ -10,12 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Header, Input, Label, Select, Static
 
 from pasch.app import BOT_KINDS, HUMAN, Seat, check_bot, parse_seats
-from pasch.i18n import LANGUAGES, N_, _, get_language, language_name, rules_description
+from pasch.i18n import LANGUAGES, N_, _, get_language, language_name, rules_description, rules_name
 from pasch.rules import BASES, get
 from pasch.tui._common import GameHost, translate_bindings
+from pasch.tui._footer import PaschFooter
 
 __all__ = ["SetupChoice", "SetupScreen"]
 
@@ -49,18 +50,7 @@ class SetupScreen(Screen[SetupChoice]):
 
     app = getters.app(GameHost)
 
-    DEFAULT_CSS = """
-    SetupScreen VerticalScroll { padding: 1 2; }
-    SetupScreen .row { height: auto; margin: 0 0 1 0; }
-    SetupScreen .player-name { width: 30; }
-    SetupScreen .player-kind { width: 24; }
-    SetupScreen #rules { width: 40; }
-    SetupScreen #modifiers { width: 40; }
-    SetupScreen #lang { width: 24; }
-    SetupScreen #rules-desc { color: $text-muted; margin: 0 0 1 0; }
-    SetupScreen #setup-error { color: $error; height: auto; }
-    SetupScreen Label.title { text-style: bold; margin: 1 0 0 0; }
-    """
+    CSS_PATH = "setup.tcss"
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("ctrl+s", "start", N_("start")),
         Binding("escape", "app.quit", N_("quit")),
@@ -79,33 +69,37 @@ class SetupScreen(Screen[SetupChoice]):
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
-        """Rule set, modifiers, players, language, mode, start."""
+        """Rule set and modifiers, players, language and mode, start: one screen at 80x24 for two players."""
         base, _sep, mods = self.rules_text.partition("+")
         base = base if base in BASES else "kniffel"
         yield Header()
         with VerticalScroll():
-            yield Label(_("Rule set"), classes="title")
-            options = [(b.rules.name, bid) for bid, b in BASES.items()]
-            yield Select(options, value=base, allow_blank=False, id="rules")
+            with Horizontal(classes="row"):
+                yield Label(_("Rule set"), classes="title")
+                options = [(rules_name(b.rules), bid) for bid, b in BASES.items()]
+                yield Select(options, value=base, allow_blank=False, id="rules")
+                yield Input(
+                    value=mods.replace("+", " "),
+                    placeholder=_("modifiers, e.g. sharp forced (optional)"),
+                    id="modifiers",
+                )
             yield Static(rules_description(BASES[base].rules), id="rules-desc")
-            yield Input(
-                value=mods.replace("+", " "),
-                placeholder=_("modifiers, e.g. sharp forced (optional)"),
-                id="modifiers",
-            )
-            yield Label(_("Players"), classes="title")
+            yield Label(_("Players"), classes="heading")
             with Vertical(id="players"):
                 for k, seat in enumerate(self.seats):
                     yield self._player_row(k, seat)
             with Horizontal(classes="row"):
                 yield Button(_("Add player"), id="add-player")
                 yield Button(_("Remove player"), id="remove-player")
-            yield Label(_("Language"), classes="title")
-            yield Select([(language_name(c), c) for c in LANGUAGES], value=get_language(), allow_blank=False, id="lang")
-            yield Checkbox(_("Score keeper: we throw real dice"), value=self.keeper, id="keeper")
+                yield Checkbox(_("Score keeper: we throw real dice"), value=self.keeper, id="keeper")
+            with Horizontal(classes="row"):
+                yield Label(_("Language"), classes="title")
+                yield Select(
+                    [(language_name(c), c) for c in LANGUAGES], value=get_language(), allow_blank=False, id="lang"
+                )
+                yield Button(_("Start"), variant="primary", id="start")
             yield Static(id="setup-error")
-            yield Button(_("Start"), variant="primary", id="start")
-        yield Footer()
+        yield PaschFooter()
 
     def on_mount(self) -> None:
         """Title."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pasch.app import BonusProgress, ColumnLayout, LayoutCache, LayoutRow, RowKind, SheetLayout, sheet_layout
-from pasch.engine import GameState
+from pasch.engine import Announce, GameState
 from pasch.i18n import N_, _, box_name, ngettext
 from pasch.rules import BoxOption, Order, RuleSet
 
@@ -22,8 +22,14 @@ __all__ = [
     "SheetModel",
     "bonus_progress",
     "build_sheet",
+    "column_choice",
     "column_legend",
+    "default_choice",
+    "initial_choice",
+    "move_choice",
     "par_text",
+    "picked_choice",
+    "sheet_choices",
     "sheet_model",
     "sheet_text",
     "short_name",
@@ -243,3 +249,62 @@ def sheet_text(model: SheetModel, selected: tuple[int, int] | None = None) -> st
         rest = [c.rjust(max(w, 3)) for c, w in zip(r[1:], widths[1:], strict=True)]
         lines.append("  ".join([first, *rest]).rstrip())
     return "\n".join(lines)
+
+
+def sheet_choices(state: GameState, announcing: bool) -> list[tuple[int, int]]:
+    """The (column, box) a cursor may visit: the legal entries of the dice, or the boxes that may be announced
+    (kniffel-4, when announcing or when the announced column must be announced first)."""
+    if announcing or (state.dice is not None and state.must_announce()):
+        col = next(c for c, o in enumerate(state.rules.columns) if o is Order.ANNOUNCED)
+        return sorted(
+            (col, state.rules.category_index(a.category)) for a in state.legal_actions() if isinstance(a, Announce)
+        )
+    return sorted((c, o.index) for c, o in state.score_options())
+
+
+def default_choice(state: GameState, choices: list[tuple[int, int]], announcing: bool) -> tuple[int, int] | None:
+    """Where the cursor starts: the announced box of an announced turn, else the box that pays most now."""
+    if not choices or announcing:
+        return choices[0] if choices else None
+    if state.announced is not None:  # an announced turn ends in the announced box unless crossed out elsewhere
+        for c, order in enumerate(state.rules.columns):
+            if order is Order.ANNOUNCED and (c, state.announced) in choices:
+                return (c, int(state.announced))
+    pays = {(c, o.index): o.total for c, o in state.score_options()}
+    return max(choices, key=lambda ch: (pays.get(ch, 0), -ch[0], -ch[1]))
+
+
+Choice = tuple[int, int]
+
+
+def move_choice(choices: list[Choice], selected: Choice, step: int) -> Choice:
+    """The previous (``step`` -1) or next (+1) choice in the selected one's column, wrapping around."""
+    same = [ch for ch in choices if ch[0] == selected[0]]
+    return same[(same.index(selected) + step) % len(same)] if selected in same else selected
+
+
+def column_choice(choices: list[Choice], selected: Choice, step: int) -> Choice:
+    """The nearest choice (by row) in the previous or next column that has one."""
+    cols = sorted({c for c, _i in choices})
+    if selected[0] not in cols:
+        return selected
+    col = cols[(cols.index(selected[0]) + step) % len(cols)]
+    return min((ch for ch in choices if ch[0] == col), key=lambda ch: abs(ch[1] - selected[1]))
+
+
+def initial_choice(rules: RuleSet, choices: list[Choice], selected: Choice, letter: str) -> Choice | None:
+    """The next choice of the selected one's column whose box name (in the current language) starts with
+    ``letter``; None when no box does."""
+    same = [ch for ch in choices if ch[0] == selected[0]]
+    hits = [ch for ch in same if box_name(rules, ch[1]).lower().startswith(letter.lower())]
+    return next((ch for ch in hits if ch[1] > selected[1]), hits[0]) if hits else None
+
+
+def picked_choice(choices: list[Choice], selected: Choice | None, column: int | None, box: int) -> Choice | None:
+    """The choice a click on ``box`` means: in ``column``, or for a click on the box's name (``column``
+    None) in the selected one's column, else the first column that takes it; None when it takes nothing."""
+    legal = [ch for ch in choices if ch[1] == box]
+    if column is not None:
+        return (column, box) if (column, box) in legal else None
+    want = selected[0] if selected is not None else None
+    return next((ch for ch in legal if ch[0] == want), legal[0] if legal else None)

@@ -74,19 +74,27 @@ def summary_lines(summary: GameSummary) -> list[str]:
 
 
 def review_lines(review: Review, seats: list[int] | None = None) -> list[str]:
-    """Each player's play against optimal: expected points lost, luck, and the share of best decisions."""
+    """Each player's play against optimal, one line per player: expected points lost, luck, and the share of
+    best decisions (a table: it fits the end screen's column at 80x24)."""
     lines = [_("Your play vs optimal (expected points):")]
-    for p in seats if seats is not None else range(len(review.players)):
-        luck = review.luck(p)
-        acc = review.accuracy(p)
-        parts = [_("lost {lost:.1f}").format(lost=review.lost[p])]
-        if luck is not None:
-            parts.append(_("luck {luck}").format(luck=signed(luck)))
-        if acc is not None:
-            parts.append(_("{pct:.0f}% best decisions").format(pct=100 * acc))
-        lines.append(f"  {short_name(review.players[p], 14)}: " + " · ".join(parts))
+    players = seats if seats is not None else list(range(len(review.players)))
+    name_w = max(6, *(len(short_name(review.players[p], 14)) for p in players))
+    cols = [_("lost"), _("luck"), _("best")]
+    widths = [max(6, len(c)) for c in cols]
+    lines.append(f"  {_('player'):<{name_w}} " + " ".join(f"{c:>{w}}" for c, w in zip(cols, widths, strict=True)))
+    for p in players:
+        luck, acc = review.luck(p), review.accuracy(p)
+        vals = [
+            f"{review.lost[p]:.1f}",
+            signed(luck) if luck is not None else "",
+            f"{100 * acc:.0f} %" if acc is not None else "",
+        ]
+        name = short_name(review.players[p], 14)
+        lines.append(f"  {name:<{name_w}} " + " ".join(f"{v:>{w}}" for v, w in zip(vals, widths, strict=True)))
     lines.append(
-        _("Optimal play expects {start:.1f}; total = expected − lost + luck.").format(start=review.expected_start)
+        _(
+            "Optimal play expects {start:.1f}; total = expected − lost + luck; best: the share of best decisions."
+        ).format(start=review.expected_start)
     )
     return lines
 

@@ -12,9 +12,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.events import Resize
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from pasch.app import TableDice
 from pasch.i18n import _
 
 __all__ = ["DiceBar", "Die", "die_lines"]
@@ -101,7 +103,8 @@ class Die(Static):
 
 
 class DiceBar(Widget):
-    """A row of dice."""
+    """A row of dice, drawn from its reactive ``table`` (faces and holds) and ``keep`` (the dice the hint says
+    to keep: their values; None: no advice)."""
 
     DEFAULT_CSS = """
     DiceBar { layout: horizontal; height: 5; width: 100%; }
@@ -112,10 +115,26 @@ class DiceBar(Widget):
     LARGE = 16
     """Columns a large die takes, margin included."""
 
+    table: reactive[TableDice] = reactive(TableDice(), init=False)
+    keep: reactive[tuple[int, ...] | None] = reactive(None, init=False)
+
     def __init__(self, count: int, id: str | None = None) -> None:
         super().__init__(id=id)
         self.count = count
         self.compact = False
+
+    def watch_table(self, table: TableDice) -> None:
+        """Draw the dice and their holds (blank dice before a throw), and the advice for them."""
+        for k, die in enumerate(self.query(Die)):
+            if k < len(table.faces):
+                die.show(table.faces[k], table.holds[k] if k < len(table.holds) else False)
+            else:
+                die.show(None, False)
+        self.advise(self.keep, table.faces)
+
+    def watch_keep(self, keep: tuple[int, ...] | None) -> None:
+        """Outline the dice the hint says to keep."""
+        self.advise(keep, self.table.faces)
 
     def on_resize(self, event: Resize) -> None:
         """Large dice when all of them fit in the bar's width, compact ones otherwise."""
@@ -146,12 +165,8 @@ class DiceBar(Widget):
             yield Die(k, id=f"die-{k + 1}")
 
     def show(self, faces: tuple[int, ...], holds: tuple[bool, ...]) -> None:
-        """Draw the dice (blank dice when ``faces`` is empty)."""
-        for k, die in enumerate(self.query(Die)):
-            if k < len(faces):
-                die.show(faces[k], holds[k] if k < len(holds) else False)
-            else:
-                die.show(None, False)
+        """Draw the dice (blank dice when ``faces`` is empty): sets :attr:`table`."""
+        self.table = TableDice(faces, holds)
 
     def text(self) -> str:
         """The dice as text, held ones in brackets: ``1 [3] [3] 5 6``."""
