@@ -48,3 +48,18 @@ def test_every_plain_move_is_saved_and_resumed(invoke: Invoke, _data_dir: Path) 
     with Repository(directory=_data_dir) as repo:
         (rec,) = repo.games()
     assert rec.log.actions[-1] == "score chance" and rec.players[0].total > 0
+
+
+def test_plain_bare_digit_and_zero_ask_on_a_terminal() -> None:
+    """A bare digit with throws left asks first (plain mode asks on a terminal; here it is told to)."""
+    import io
+
+    from pasch.app import Match, parse_seats
+    from pasch.cli._plain import PlainSession
+
+    match = Match.new("kniffel", parse_seats("Ada"), seed=4)
+    out = io.StringIO()
+    PlainSession(match, inp=io.StringIO("roll\n6\nn\n6\ny\n"), out=out, confirm=True).run()
+    text = out.getvalue()
+    assert "throws left. (y/N)" in text and "Not entered." in text
+    assert match.state.sheets[0].columns[0].scores[5] is not None  # the second 6, confirmed

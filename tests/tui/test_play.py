@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from pasch.app import advise
+from pasch.app import Settings, advise
 from pasch.rules import Order, RuleSet, get
 from pasch.storage import Repository
 from pasch.tui import PaschApp, Session, parse_seats
@@ -87,6 +87,7 @@ def _mini_three_columns() -> RuleSet:
 def test_multi_column_game_by_keys() -> None:
     session = Session.new(_mini_three_columns(), parse_seats("Ada"), seed=11)
     app = PaschApp(session=session, bot_delay=0, save=False)
+    app.settings = Settings(confirm=False)  # the boxes chosen here may take 0: no second chance asked (test_confirm)
 
     async def body(app: PaschApp, pilot: Any) -> None:
         screen = _screen(app)

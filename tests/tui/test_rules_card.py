@@ -13,6 +13,7 @@ from pasch.app import box_rule
 from pasch.i18n import box_name
 from pasch.rules import BASES, get
 from pasch.tui import PaschApp, Session, parse_seats
+from pasch.tui._confirm import ConfirmScreen
 from pasch.tui._game import SheetGameScreen
 from pasch.tui._rules import RulesScreen, rules_card
 
@@ -74,14 +75,23 @@ def test_rules_key_initials_and_clicking_a_box_name() -> None:
         await pilot.press("f")
         assert first is not None and screen.selected is not None and screen.selected[1] > first[1]
         assert box_name(rules, screen.selected[1]).lower().startswith("f")
-        # a click on a box's name enters the dice there
+        # a click on a box's name enters the dice there, after a second chance (two throws are left)
         table = screen.query_one("#sheet", DataTable)
         model = screen.model
         assert model is not None
         row = model.row_of_box(rules.category_index("chance"))
+        chance = rules.category_index("chance")
         await pilot.click(table, offset=(2, row + table.header_height))
         await pilot.pause()
-        assert session.match.state.sheets[0].columns[0].scores[rules.category_index("chance")] is not None
+        assert isinstance(app.screen, ConfirmScreen) and "2 throws left" in screen_text(app)
+        await pilot.press("n")  # not now: nothing is entered
+        assert app.screen is screen and session.match.state.sheets[0].columns[0].scores[chance] is None
+        assert "Not entered" in screen.message
+        await pilot.click(table, offset=(2, row + table.header_height))
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert session.match.state.sheets[0].columns[0].scores[chance] is not None
 
     drive(app, body)
 

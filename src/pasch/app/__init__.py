@@ -51,12 +51,21 @@ if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on
         parse_seats,
         seat_kind,
     )
+    from pasch.app._settings import (
+        SETTINGS_FILE,
+        Settings,
+        confirm_question,
+        load_settings,
+        needs_confirmation,
+        save_settings,
+    )
     from pasch.app._summary import GameSummary, PlayerSummary, game_summary
     from pasch.app._wintables import WinTables, prepare_win_tables, win_applies, win_tables, win_tables_ready
 
 __all__ = [
     "BOT_KINDS",
     "HUMAN",
+    "SETTINGS_FILE",
     "TABLE_KEY",
     "Advice",
     "AdviceOption",
@@ -80,6 +89,7 @@ __all__ = [
     "RowKind",
     "RulesCard",
     "Seat",
+    "Settings",
     "SheetLayout",
     "TableDice",
     "UndoStep",
@@ -89,10 +99,13 @@ __all__ = [
     "box_rule",
     "check_bot",
     "combination_name",
+    "confirm_question",
     "duel",
     "find_box",
     "game_summary",
+    "load_settings",
     "make_bot",
+    "needs_confirmation",
     "norm_box",
     "order_words",
     "parse_seats",
@@ -102,6 +115,7 @@ __all__ = [
     "review",
     "reviewable",
     "rules_card",
+    "save_settings",
     "seat_kind",
     "sheet_layout",
     "table_of",
@@ -137,10 +151,15 @@ _EXPORTS = {
             "bot_kinds_for",
             "check_bot",
             "make_bot",
+            "needs_confirmation",
             "parse_seats",
             "seat_kind",
         ),
         "pasch.app._seats",
+    ),
+    **dict.fromkeys(
+        ("SETTINGS_FILE", "Settings", "confirm_question", "load_settings", "needs_confirmation", "save_settings"),
+        "pasch.app._settings",
     ),
     **dict.fromkeys(("GameSummary", "PlayerSummary", "game_summary"), "pasch.app._summary"),
     **dict.fromkeys(

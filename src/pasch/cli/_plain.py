@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from pasch.app import Match, Recorder, advise
+from pasch.app import Match, Recorder, advise, confirm_question, load_settings, needs_confirmation
 from pasch.cli._common import sheet_text, standings_text, write_atomic
 from pasch.engine import Action, GameState, KnasterState, Roll, Score, State
 from pasch.errors import InvalidActionError, PaschError
@@ -54,6 +54,9 @@ PLAY_TEXT = {
     "hint_enter": N_("  Throw the real dice and enter them (enter 1 3 3 5 6)."),
     "bot_move": N_("{name} (bot): {action}"),
     "eof": N_("(end of input: game stopped)"),
+    "yes_no": N_("(y/N)"),
+    "yes_word": N_("yes"),
+    "not_entered": N_("Not entered."),
     "quit": N_("Game stopped."),
     "saved": N_("Game log saved to {path} (replay it: pasch replay {path})"),
     "resume": N_("Game {id} is saved: continue it with 'pasch play --resume {id}'."),
@@ -177,6 +180,7 @@ class PlainSession:
         inp: TextIO | None = None,
         out: TextIO | None = None,
         recorder: Recorder | None = None,
+        confirm: bool | None = None,
     ) -> None:
         self.match = match
         self.game = match.game
@@ -185,6 +189,9 @@ class PlainSession:
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
         self.echo = not _isatty(self.inp)
+        self.confirm = (not self.echo and load_settings().confirm) if confirm is None else confirm
+        """Ask before a likely slip (a bare digit with throws left, a 0 while the dice pay elsewhere): by default
+        on a terminal, as the settings say; piped input (scripts) is never asked."""
         self.named = get_language() != "en"
         """Box names of the language beside the box ids (in a language other than English, whose names are
         the ids)."""
@@ -373,7 +380,9 @@ class PlainSession:
                 if game.state.legal_actions() != (Roll(),):
                     continue
                 word = "roll"
-            self.act(expand_command(word, game.state))
+            text = expand_command(word, game.state)
+            if self.second_chance(word, text):
+                self.act(text)
         self.say()
         self.say(_t("game_over"))
         self.say(sheet_text(game.state, localized=self.named))
@@ -399,6 +408,31 @@ class PlainSession:
                 )
         elif advice.suggestion is not None:
             self.say(_t("hint_bot").format(action=advice.suggestion))
+
+    def second_chance(self, typed: str, text: str) -> bool:
+        """Whether to play ``text`` (expanded from ``typed``): a likely slip asks first (y/N)."""
+        state = self.game.state
+        if not self.confirm or not isinstance(state, GameState):
+            return True
+        try:
+            action = Action.parse(text)
+        except PaschError:
+            return True  # the engine explains a malformed action
+        if not isinstance(action, Score):
+            return True
+        one_step = typed.strip().isdigit()  # a bare 6 for Sixes
+        reason = needs_confirmation(state, action, one_step=one_step)
+        if reason is None:
+            return True
+        column = (action.column or 1) - 1
+        question = confirm_question(state, reason, column, state.rules.category_index(action.category))
+        self.say(question + " " + _t("yes_no"))
+        answer = self.read()
+        word = _t("yes_word").lower()
+        if answer is not None and answer.strip().lower() in {"y", "yes", word, word[:1]}:
+            return True
+        self.say(_t("not_entered"))
+        return False
 
     def bot_step(self) -> None:
         """Let the bot to move play one action, and say what it did."""

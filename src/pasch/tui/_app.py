@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from textual.binding import Binding
 from textual.screen import Screen
 
-from pasch.app import Recorder
+from pasch.app import Recorder, Settings, load_settings, save_settings
 from pasch.errors import PaschError
 from pasch.i18n import N_, _, set_language
 from pasch.rules import GameKind, get
@@ -104,6 +104,7 @@ class PaschApp(GameHost):
         self.seed = seed
         self.data_dir = data_dir
         self.recorder = Recorder(data_dir, enabled=save, on_error=self._save_failed)
+        self.settings = load_settings(data_dir) if save else Settings()
 
     def get_key_display(self, binding: Binding) -> str:
         """A key as the footer shows it, named in the player's language (``space`` is ``Leertaste``)."""
@@ -124,6 +125,12 @@ class PaschApp(GameHost):
         """Write the session's game so far, the dice on the table included (every step: see
         :class:`pasch.app.Recorder`)."""
         self.recorder.save(session.match, session.layout)
+
+    def remember(self, settings: Settings) -> None:
+        """Use ``settings`` from now on and keep them for the next games (when saving is on)."""
+        self.settings = settings
+        if self.recorder.enabled and not save_settings(settings, self.data_dir):
+            self.notify(_("The settings could not be saved."), severity="warning")
 
     def history(self, rules: str, exclude: int | None) -> list[PlayerStats]:
         """Earlier finished games' statistics under ``rules`` (without game ``exclude``) from the database."""

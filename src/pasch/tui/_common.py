@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.dom import DOMNode
 
+from pasch.app import Settings
 from pasch.i18n import _
 from pasch.tui._session import Session
 
@@ -25,9 +26,15 @@ class GameHost(App[None]):
 
     Attributes:
         bot_delay: seconds a bot waits before each step (so that people can follow).
+        settings: the player's settings (whether a likely slip asks first).
     """
 
     bot_delay: float = 0.0
+    settings: Settings = Settings()
+
+    def remember(self, settings: Settings) -> None:
+        """Use ``settings`` from now on (this base does not store them)."""
+        self.settings = settings
 
     def save_session(self, session: Session) -> None:
         """Save the session's game (this base saves nothing)."""

@@ -6,18 +6,21 @@ it. The Knaster screen (:mod:`pasch.tui._knaster`) is the other game screen.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 from textual.binding import Binding
 from textual.events import Key
 
-from pasch.engine import Action, Announce, Keep, Roll, Score
+from pasch.app import confirm_question, needs_confirmation
+from pasch.engine import Action, Announce, Keep, Roll, Score, State
 from pasch.i18n import N_, _, box_name
 from pasch.rules import Order
 from pasch.tui._base import GameScreen
+from pasch.tui._confirm import ConfirmScreen
 from pasch.tui._hintpanel import HintPanel
 from pasch.tui._sheet import column_choice, initial_choice, move_choice, picked_choice
-from pasch.tui._sheetboard import SheetBoard
+from pasch.tui._sheetboard import Choice, SheetBoard
 from pasch.tui._sheetview import SheetView
 from pasch.tui._widgets import Die
 
@@ -108,8 +111,13 @@ class SheetGameScreen(SheetBoard):
         if len(sheet.shown) < players:
             sheet.first = (sheet.shown[-1] + 1) % players
 
-    def action_score(self) -> None:
-        """Enter the dice in the chosen box (or announce it, when announcing)."""
+    def action_score(self, one_step: bool = False, asked: bool = False) -> None:
+        """Enter the dice in the chosen box (or announce it, when announcing); a likely slip asks first.
+
+        Args:
+            one_step: asked for in one click on a box's name (no box chosen first).
+            asked: the player has confirmed it already.
+        """
         if not self._human_only():
             return
         st = self.state
@@ -123,6 +131,13 @@ class SheetGameScreen(SheetBoard):
                 self.say(_("Announced: {box}").format(box=box_name(st.rules, box)))
                 self.after_change()
             return
+        reason = None
+        if not asked and self.app.settings.confirm and (col, box) in self.choices():
+            reason = needs_confirmation(st, st.score_action(col, box), one_step=one_step)
+        if reason is not None:
+            question = confirm_question(st, reason, col, box)
+            self.app.push_screen(ConfirmScreen(question), lambda answer: self._confirmed(answer, st, (col, box)))
+            return
         opt = self.model.options.get((col, box)) if self.model else None
         said = _("{name} entered {points} in {box}.").format(
             name=self.session.match.seat.name, points=opt.total if opt else 0, box=box_name(st.rules, box)
@@ -131,6 +146,16 @@ class SheetGameScreen(SheetBoard):
             self.selected = None
             self.say(said)
             self.after_change(scored=True)
+
+    def _confirmed(self, answer: str | None, state: State, choice: Choice) -> None:
+        """The answer to the second chance: enter the box (and maybe stop asking), or leave it."""
+        if answer not in ("yes", "always") or self.session.match.state is not state:
+            self.say(_("Not entered."))
+            return
+        if answer == "always":
+            self.app.remember(dataclasses.replace(self.app.settings, confirm=False))
+        self.selected = choice
+        self.action_score(asked=True)
 
     def action_announce(self) -> None:
         """kniffel-4: choose a box of the announced column (right after the first throw)."""
@@ -194,7 +219,7 @@ class SheetGameScreen(SheetBoard):
         if choice is not None:
             self.selected = choice
             if event.enter:
-                self.action_score()
+                self.action_score(one_step=event.column is None)
 
     def on_key(self, event: Key) -> None:
         """A letter that is no key of the game jumps to the next box whose name starts with it."""

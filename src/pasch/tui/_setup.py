@@ -3,6 +3,7 @@ language, and play or keep score."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 from textual import getters
@@ -91,7 +92,14 @@ class SetupScreen(Screen[SetupChoice]):
             with Horizontal(classes="row"):
                 yield Button(_("Add player"), id="add-player")
                 yield Button(_("Remove player"), id="remove-player")
-                yield Checkbox(_("Score keeper: we throw real dice"), value=self.keeper, id="keeper")
+                with Vertical(id="checks"):
+                    yield Checkbox(_("Score keeper: we throw real dice"), value=self.keeper, id="keeper", compact=True)
+                    yield Checkbox(
+                        _("Ask before a 0 or a one-click entry"),
+                        value=self.app.settings.confirm,
+                        id="confirm",
+                        compact=True,
+                    )
             with Horizontal(classes="row"):
                 yield Label(_("Language"), classes="title")
                 yield Select(
@@ -176,4 +184,7 @@ class SetupScreen(Screen[SetupChoice]):
         except (ValueError, KeyError) as exc:
             self.query_one("#setup-error", Static).update(_("Cannot start: {reason}").format(reason=exc))
             return
+        confirm = self.query_one("#confirm", Checkbox).value
+        if confirm != self.app.settings.confirm:
+            self.app.remember(dataclasses.replace(self.app.settings, confirm=confirm))
         self.dismiss(SetupChoice(rules.id, seats, self.query_one("#keeper", Checkbox).value))

@@ -48,8 +48,9 @@ def short_name(name: str, width: int = NAME_WIDTH) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One value cell: its text and its kind (``filled``, ``potential``, ``open``, ``sum``, ``total``, or
-    ``announced``: the box announced this turn in kniffel-4's announced column, marked ``!``)."""
+    """One value cell: its text and its kind (``filled``, ``potential``, ``open``, ``sum``, ``total``,
+    ``announced``: the box announced this turn in kniffel-4's announced column, marked ``!``, or ``forced``:
+    the 0 any other entry of an announced turn must take)."""
 
     text: str
     kind: str = "open"
@@ -165,7 +166,10 @@ def _box_cell(layout: SheetLayout, col: ColumnLayout, box: int, show_potential: 
     announced = is_cur and layout.is_announced_box(col.column, box)
     mark = "!" if announced else ""
     if opt is not None:
-        return Cell(mark + _option_text(opt), "announced" if announced else "potential", is_cur)
+        # An announced turn ends in the announced box: every other entry is a forced 0, drawn as such.
+        forced = layout.announced is not None and not announced and opt.total == 0
+        kind = "announced" if announced else "forced" if forced else "potential"
+        return Cell(mark + _option_text(opt), kind, is_cur)
     return Cell(mark, "announced" if announced else "open", is_cur)
 
 
@@ -235,7 +239,7 @@ def sheet_text(model: SheetModel, selected: tuple[int, int] | None = None) -> st
         cells = []
         for j, cell in enumerate(row.cells):
             text = cell.text
-            if cell.kind == "potential" or (cell.kind == "announced" and text != "!"):
+            if cell.kind in ("potential", "forced") or (cell.kind == "announced" and text != "!"):
                 text = f"({text})"
             if sel_cell == (k, j):
                 text = f"[{text}]"
