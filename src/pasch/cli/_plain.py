@@ -15,7 +15,7 @@ from pasch.app import Match, Recorder, advise, confirm_question, load_settings, 
 from pasch.cli._common import sheet_text, standings_text, write_atomic
 from pasch.engine import Action, GameState, KnasterState, Roll, Score, State
 from pasch.errors import InvalidActionError, PaschError
-from pasch.i18n import N_, _, box_name, get_language
+from pasch.i18n import N_, _, box_name, get_language, rules_name
 from pasch.rules import Order
 
 __all__ = ["PLAY_TEXT", "PlainSession", "expand_command", "game_actions", "game_verbs", "resolve_box"]
@@ -340,7 +340,7 @@ class PlainSession:
         """
         game = self.game
         rules = game.rules
-        self.say(_t("intro").format(name=rules.name, rules=rules.id, players=", ".join(game.state.players)))
+        self.say(_t("intro").format(name=rules_name(rules), rules=rules.id, players=", ".join(game.state.players)))
         if len(game.state.players) == 1:
             self.say(_t("solo_hint"))
         self.say(_t("intro_hint"))

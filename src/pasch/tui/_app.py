@@ -12,7 +12,7 @@ from textual.screen import Screen
 
 from pasch.app import Recorder, Settings, load_settings, save_settings
 from pasch.errors import PaschError
-from pasch.i18n import N_, _, set_language
+from pasch.i18n import N_, _, rules_name, set_language
 from pasch.rules import GameKind, get
 from pasch.tui._common import GameHost
 from pasch.tui._game import SheetGameScreen
@@ -48,7 +48,7 @@ def screen_for(session: Session) -> Screen[None]:
     cls = table.get(session.match.rules.kind)
     if cls is None:
         raise PaschError(
-            _("{rules} cannot be played in this screen yet; try --plain").format(rules=session.match.rules.name)
+            _("{rules} cannot be played in this screen yet; try --plain").format(rules=rules_name(session.match.rules))
         )
     return cls(session)
 

@@ -17,7 +17,7 @@ from textual.widgets import Checkbox, Input, Static
 from pasch.app import find_box
 from pasch.engine import Action, Enter, Score, State
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
-from pasch.i18n import N_, _, box_name
+from pasch.i18n import N_, _, box_name, rules_name
 from pasch.tui._base import GameScreen
 from pasch.tui._game import SheetGameScreen
 from pasch.tui._session import Session
@@ -75,7 +75,7 @@ def parse_keeper_line(session: Session, line: str, sharp: bool = False) -> list[
             )
         out.append(Enter(tuple(digits), sharp and session.match.rules.sharp))
         if sharp and not session.match.rules.sharp:
-            raise IllegalActionError(_("{rules} has no sharp rule").format(rules=session.match.rules.name))
+            raise IllegalActionError(_("{rules} has no sharp rule").format(rules=rules_name(session.match.rules)))
     if box is not None:
         col, _sep, cat = box.rpartition(":")
         multi = session.match.rules.n_columns > 1

@@ -19,7 +19,7 @@ from textual.widgets import Static
 from pasch.app import GameSummary, PlayerSummary, Review
 from pasch.engine import Action
 from pasch.errors import PaschError
-from pasch.i18n import N_, _
+from pasch.i18n import N_, _, ngettext
 from pasch.rules import RuleSet
 from pasch.tui._common import translate_bindings
 from pasch.tui._hints import hint_label, signed
@@ -114,7 +114,9 @@ def decision_lines(review: Review) -> list[str]:
     for d in review.decisions:
         who = f"{short_name(review.players[d.player], 12)} · " if several else ""
         dice = " ".join(map(str, d.dice))
-        where = _("turn {turn}, {dice}, {n} throws left").format(turn=d.turn + 1, dice=dice, n=d.throws_left)
+        where = ngettext(
+            "turn {turn}, {dice}, {n} throw left", "turn {turn}, {dice}, {n} throws left", d.throws_left
+        ).format(turn=d.turn + 1, dice=dice, n=d.throws_left)
         played = _words(rules, d.played)
         if d.is_best:
             lines.append(f"{who}{where}: {played} ✓")
