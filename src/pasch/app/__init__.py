@@ -24,7 +24,7 @@ from pasch._lazy import lazy_exports
 if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on first use
     from pasch.app._advice import Advice, AdviceOption, advise
     from pasch.app._botloop import play_bots
-    from pasch.app._boxes import find_box, norm_box
+    from pasch.app._boxes import BOX_ALIASES, find_box, norm_box
     from pasch.app._card import CardBox, RulesCard, box_rule, combination_name, order_words, rules_card
     from pasch.app._duel import DuelResult, DuelSide, duel
     from pasch.app._layout import (
@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on
         RowKind,
         SheetLayout,
         sheet_layout,
+        sheet_rows,
     )
     from pasch.app._match import BotTurn, Match, Pending, UndoStep
     from pasch.app._record import TABLE_KEY, Recorder, TableDice, table_of
@@ -50,6 +51,8 @@ if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on
         make_bot,
         parse_seats,
         seat_kind,
+        seat_kinds,
+        seat_label,
     )
     from pasch.app._settings import (
         SETTINGS_FILE,
@@ -64,6 +67,7 @@ if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on
 
 __all__ = [
     "BOT_KINDS",
+    "BOX_ALIASES",
     "HUMAN",
     "SETTINGS_FILE",
     "TABLE_KEY",
@@ -117,7 +121,10 @@ __all__ = [
     "rules_card",
     "save_settings",
     "seat_kind",
+    "seat_kinds",
+    "seat_label",
     "sheet_layout",
+    "sheet_rows",
     "table_of",
     "win_applies",
     "win_tables",
@@ -129,13 +136,22 @@ __all__ = [
 _EXPORTS = {
     **dict.fromkeys(("Advice", "AdviceOption", "advise"), "pasch.app._advice"),
     "play_bots": "pasch.app._botloop",
-    **dict.fromkeys(("find_box", "norm_box"), "pasch.app._boxes"),
+    **dict.fromkeys(("BOX_ALIASES", "find_box", "norm_box"), "pasch.app._boxes"),
     **dict.fromkeys(
         ("CardBox", "RulesCard", "box_rule", "combination_name", "order_words", "rules_card"), "pasch.app._card"
     ),
     **dict.fromkeys(("DuelResult", "DuelSide", "duel"), "pasch.app._duel"),
     **dict.fromkeys(
-        ("BonusProgress", "ColumnLayout", "LayoutCache", "LayoutRow", "RowKind", "SheetLayout", "sheet_layout"),
+        (
+            "BonusProgress",
+            "ColumnLayout",
+            "LayoutCache",
+            "LayoutRow",
+            "RowKind",
+            "SheetLayout",
+            "sheet_layout",
+            "sheet_rows",
+        ),
         "pasch.app._layout",
     ),
     **dict.fromkeys(("BotTurn", "Match", "Pending", "UndoStep"), "pasch.app._match"),
@@ -154,6 +170,8 @@ _EXPORTS = {
             "needs_confirmation",
             "parse_seats",
             "seat_kind",
+            "seat_kinds",
+            "seat_label",
         ),
         "pasch.app._seats",
     ),

@@ -12,9 +12,9 @@ from __future__ import annotations
 from pasch.i18n import LANGUAGES, box_name, get_language
 from pasch.rules import RuleSet
 
-__all__ = ["ALIASES", "find_box", "norm_box"]
+__all__ = ["BOX_ALIASES", "find_box", "norm_box"]
 
-ALIASES = {
+BOX_ALIASES = {
     "fh": "full_house",
     "ss": "small_straight",
     "ls": "large_straight",
@@ -44,7 +44,7 @@ def find_box(rules: RuleSet, text: str, *, prefix: bool = True) -> str | None:
     Args:
         rules: the rule set (its boxes).
         text: an id (``full_house``), a name in any language (``Große Straße``, ``escalera grande``), a short
-            form (:data:`ALIASES`), or with ``prefix`` a unique start of an id or a name (two letters at least).
+            form (:data:`BOX_ALIASES`), or with ``prefix`` a unique start of an id or a name (two letters at least).
         prefix: accept a unique start.
     """
     word = norm_box(text)
@@ -57,7 +57,7 @@ def find_box(rules: RuleSet, text: str, *, prefix: bool = True) -> str | None:
             names.setdefault(norm_box(box_name(rules, cid, lang)), cid)
     if word in names:
         return names[word]
-    alias = ALIASES.get(word)
+    alias = BOX_ALIASES.get(word)
     if alias in ids:
         return alias
     if not prefix or len(word) < 2:

@@ -18,7 +18,16 @@ from enum import StrEnum
 from pasch.engine import ColumnSheet, GameState
 from pasch.rules import BoxOption, ExtraPolicy, Order, RuleSet, ScorerKind
 
-__all__ = ["BonusProgress", "ColumnLayout", "LayoutCache", "LayoutRow", "RowKind", "SheetLayout", "sheet_layout"]
+__all__ = [
+    "BonusProgress",
+    "ColumnLayout",
+    "LayoutCache",
+    "LayoutRow",
+    "RowKind",
+    "SheetLayout",
+    "sheet_layout",
+    "sheet_rows",
+]
 
 
 class RowKind(StrEnum):
@@ -158,7 +167,11 @@ class LayoutCache:
     columns: dict[tuple[int, int], tuple[ColumnSheet, ColumnLayout]] = field(default_factory=dict)
 
 
-def _rows(rules: RuleSet) -> tuple[LayoutRow, ...]:
+def sheet_rows(rules: RuleSet) -> tuple[LayoutRow, ...]:
+    """The rows of a rule set's sheet, in drawing order: the upper boxes, the upper sum and the bonus (when the
+    rule set has an upper section and a bonus), the lower boxes, the extra points (when a further five alike
+    can earn any), the total, and the grand total of several columns. There is no "lower sum" row: the total
+    row follows the lower boxes (the engine's ``str(state)`` is its own debug view and says so)."""
     cats = rules.categories
     rows = [LayoutRow(RowKind.BOX, i, True) for i, c in enumerate(cats) if c.is_upper]
     if rows:
@@ -254,7 +267,7 @@ def sheet_layout(state: GameState, cache: LayoutCache | None = None) -> SheetLay
     return SheetLayout(
         rules=rules,
         players=state.players,
-        rows=_rows(rules),
+        rows=sheet_rows(rules),
         columns=tuple(columns),
         current=current,
         options=options,

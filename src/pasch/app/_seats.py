@@ -17,6 +17,7 @@ import numpy as np
 
 from pasch import bots
 from pasch.engine import Action, State
+from pasch.i18n import N_, _
 from pasch.rules import GameKind, RuleSet
 
 __all__ = [
@@ -30,6 +31,8 @@ __all__ = [
     "make_bot",
     "parse_seats",
     "seat_kind",
+    "seat_kinds",
+    "seat_label",
 ]
 
 HUMAN = "human"
@@ -103,6 +106,32 @@ def _known() -> str:
 def bot_kinds_for(rules: RuleSet, offered_only: bool = True) -> tuple[BotKind, ...]:
     """The bots that play ``rules`` (only those offered in setup screens, unless ``offered_only`` is off)."""
     return tuple(b for b in BOT_KINDS if b.plays(rules) and (b.offered or not offered_only))
+
+
+_BOT_LABELS = {"greedy": N_("Bot: greedy"), "optimal": N_("Bot: optimal"), "random": N_("Bot: random")}
+"""The words for the bots the registry offers (any other is ``Bot: NAME``)."""
+
+
+def seat_kinds(rules: RuleSet | None = None) -> tuple[str, ...]:
+    """The seat kinds a setup form offers, in their display order: ``human``, then the offered bots best first
+    (those that play ``rules``, when given). The terminal's setup screen, the web page's room form (through
+    ``/api/rules``) and nothing else list them."""
+    bots = bot_kinds_for(rules) if rules is not None else tuple(b for b in BOT_KINDS if b.offered)
+    return (HUMAN, *(b.kind for b in bots))
+
+
+def seat_label(kind: str) -> str:
+    """A seat kind in words of the current language: ``Human``, ``Bot: optimal``.
+
+    Raises:
+        ValueError: an unknown kind.
+    """
+    norm = seat_kind(kind)
+    if norm == HUMAN:
+        return _("Human")
+    name = norm.split(":", 1)[1]
+    label = _BOT_LABELS.get(name)
+    return _(label) if label else _("Bot: {name}").format(name=name)
 
 
 def seat_kind(text: str) -> str:

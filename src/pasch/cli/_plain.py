@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from pasch.app import Match, Recorder, advise, confirm_question, load_settings, needs_confirmation
+from pasch.app import BOX_ALIASES, Match, Recorder, advise, confirm_question, load_settings, needs_confirmation
 from pasch.cli._common import sheet_text, standings_text, write_atomic
 from pasch.engine import Action, GameState, KnasterState, Roll, Score, State
 from pasch.errors import InvalidActionError, PaschError
@@ -85,22 +85,6 @@ def _t(key: str) -> str:
 
 _VERBS = {"roll", "keep", "throw", "enter", "score", "announce", "write", "circle", "pass"}
 _SHORT_VERBS = {"r": "roll", "k": "keep", "e": "enter", "a": "announce", "w": "write", "c": "circle", "p": "pass"}
-_BOX_ALIASES = {
-    "fh": "full_house",
-    "ss": "small_straight",
-    "ls": "large_straight",
-    "3k": "three_of_a_kind",
-    "4k": "four_of_a_kind",
-    "kniffel": "yahtzee",
-    "yatzy": "yahtzee",
-    "yacht": "yahtzee",
-    "1": "ones",
-    "2": "twos",
-    "3": "threes",
-    "4": "fours",
-    "5": "fives",
-    "6": "sixes",
-}
 _HELP_WORDS = {"help", "h", "?"}
 _SHEET_WORDS = {"sheet", "show"}
 _OPTION_WORDS = {"options", "o"}
@@ -123,7 +107,7 @@ def resolve_box(word: str, box_ids: Sequence[str], names: dict[str, str] | None 
     by_name = {_norm(name): cid for name, cid in (names or {}).items()}
     if w in by_name:
         return by_name[w]
-    alias = _BOX_ALIASES.get(w)
+    alias = BOX_ALIASES.get(w)
     if alias in box_ids:
         return alias
     matches = [b for b in box_ids if b.startswith(w)] if len(w) >= 2 else []

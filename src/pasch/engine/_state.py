@@ -390,6 +390,9 @@ class GameState(StateBase):
         return cls(rules, names, tuple(sheets), seat, turn, dice, throws, pending, sharp, announced, keeper)
 
     def __str__(self) -> str:
+        """The engine's debug view of the position (every column's sums, a lower sum among them). The sheet
+        people see is :func:`pasch.app.sheet_rows` / :func:`pasch.app.sheet_layout`, whose rows this view does
+        not follow."""
         return _draw(self)
 
     # -- transitions --------------------------------------------------------------------------

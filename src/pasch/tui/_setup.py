@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Header, Input, Label, Select, Static
 
-from pasch.app import BOT_KINDS, HUMAN, Seat, check_bot, parse_seats
+from pasch.app import HUMAN, Seat, check_bot, parse_seats, seat_kinds, seat_label
 from pasch.i18n import LANGUAGES, N_, _, get_language, language_name, rules_description, rules_name
 from pasch.rules import BASES, get
 from pasch.tui._common import GameHost, translate_bindings
@@ -32,18 +32,13 @@ class SetupChoice:
         self.rules, self.seats, self.keeper = rules, seats, keeper
 
 
-_BOT_LABELS = {"greedy": N_("Bot: greedy"), "optimal": N_("Bot: optimal"), "random": N_("Bot: random")}
-"""The words for the bots the registry offers (any other is ``Bot: NAME``)."""
-
-
-def _bot_label(name: str) -> str:
-    label = _BOT_LABELS.get(name)
-    return _(label) if label else _("Bot: {name}").format(name=name)
-
-
-def _kind_options() -> list[tuple[str, str]]:
-    """Human, then every bot the registry offers, best first (:data:`pasch.app.BOT_KINDS`)."""
-    return [(_("Human"), HUMAN), *((_bot_label(b.name), b.kind) for b in BOT_KINDS if b.offered)]
+def _kind_options(extra: str | None = None) -> list[tuple[str, str]]:
+    """The seat kinds in their display order (:func:`pasch.app.seat_kinds`) with their words; ``extra``: a
+    kind named on the command line that the list does not offer (``bot:knaster``)."""
+    kinds = list(seat_kinds())
+    if extra is not None and extra not in kinds:
+        kinds.append(extra)
+    return [(seat_label(k), k) for k in kinds]
 
 
 class SetupScreen(Screen[SetupChoice]):
@@ -115,9 +110,7 @@ class SetupScreen(Screen[SetupChoice]):
         self.sub_title = _("New game")
 
     def _player_row(self, k: int, seat: Seat) -> Horizontal:
-        options = _kind_options()
-        if seat.kind not in {v for _label, v in options}:  # a bot named on the command line, e.g. bot:knaster
-            options.append((_bot_label(seat.kind.partition(":")[2]), seat.kind))
+        options = _kind_options(seat.kind)
         return Horizontal(
             Input(value=seat.name, placeholder=_("name"), classes="player-name", id=f"name-{k}"),
             Select(options, value=seat.kind, allow_blank=False, classes="player-kind", id=f"kind-{k}"),

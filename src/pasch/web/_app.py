@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pasch._version import __version__
+from pasch.app import seat_kinds
 from pasch.errors import PaschError
 from pasch.rules import BASES
 from pasch.rules import get as get_rules
@@ -200,6 +201,8 @@ class RuleSetInfo(BaseModel):
     kind: str
     min_players: int
     max_players: int
+    seat_kinds: list[str] = []
+    """The seat kinds the room form offers for this rule set, in display order (``human`` first)."""
 
 
 class RoomView(BaseModel):
@@ -593,7 +596,12 @@ def create_app(
             r = get_rules(base)
             out.append(
                 RuleSetInfo(
-                    id=r.id, name=r.name, kind=r.kind.value, min_players=r.min_players, max_players=r.max_players
+                    id=r.id,
+                    name=r.name,
+                    kind=r.kind.value,
+                    min_players=r.min_players,
+                    max_players=r.max_players,
+                    seat_kinds=list(seat_kinds(r)),
                 )
             )
         return out

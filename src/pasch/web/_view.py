@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pasch.app import ColumnLayout, LayoutCache, sheet_layout
+from pasch.app import ColumnLayout, LayoutCache, seat_kinds, sheet_layout, sheet_rows
 from pasch.engine import Announce, GameState, Keep, KnasterState, Roll, State, cell_name
 
 __all__ = ["ViewCache", "rules_info", "state_view"]
@@ -30,7 +30,10 @@ class ViewCache:
 
 
 def rules_info(rules: Any) -> dict[str, Any]:
-    """The static description of a rule set the page needs (boxes, columns, bonus)."""
+    """The static description of a rule set the page needs (boxes, columns, bonus), with the sheet's rows in
+    drawing order (:func:`pasch.app.sheet_rows`: the page lays out no row of its own) and the seat kinds the
+    room form offers (:func:`pasch.app.seat_kinds`)."""
+    sheet = rules.kind.value == "sheet"
     return {
         "id": rules.id,
         "name": rules.name,
@@ -45,6 +48,8 @@ def rules_info(rules: Any) -> dict[str, Any]:
         "min_players": rules.min_players,
         "max_players": rules.max_players,
         "knaster": _knaster_info(rules.knaster) if rules.knaster is not None else None,
+        "rows": [{"kind": r.kind.value, "box": r.box} for r in sheet_rows(rules)] if sheet else [],
+        "seat_kinds": list(seat_kinds(rules)),
     }
 
 

@@ -38,19 +38,13 @@
     const n = document.querySelectorAll("#seats .seat").length + 1;
     row.innerHTML =
       '<label><span class="sr-only"></span><input class="seat-name" maxlength="40"></label> ' +
-      '<select class="seat-kind"><option value="human"></option><option value="bot:greedy"></option>' +
-      '<option value="bot:optimal"></option><option value="bot:random"></option></select> ' +
+      '<select class="seat-kind"></select> ' +
       '<label class="here"><input type="checkbox" class="seat-here"> <span></span></label> ' +
       '<button type="button" class="seat-remove"></button>';
     row.querySelector(".sr-only").textContent = t("name") + " " + n;
     row.querySelector(".seat-name").value = name;
     row.querySelector(".seat-name").setAttribute("aria-label", t("name") + " " + n);
-    const opts = row.querySelectorAll("option");
-    opts[0].textContent = t("human");
-    opts[1].textContent = t("bot_greedy");
-    opts[2].textContent = t("bot_optimal");
-    opts[3].textContent = t("bot_random");
-    row.querySelector(".seat-kind").value = kind;
+    fillKinds(row.querySelector(".seat-kind"), kind);
     row.querySelector(".here span").textContent = t("here");
     row.querySelector(".seat-here").checked = n === 1;
     row.querySelector(".seat-here").setAttribute("aria-label", t("here") + " " + n);
@@ -62,22 +56,44 @@
     $("seats").appendChild(row);
   }
 
+  // The seat kinds and their order are the server's (pasch.app.seat_kinds, per rule set in /api/rules).
+  function kindLabel(kind) {
+    if (kind === "human") return t("human");
+    const bot = kind.slice(4);
+    return I18N.en["bot_" + bot] ? t("bot_" + bot) : "Bot (" + bot + ")";
+  }
+
+  function fillKinds(select, kind) {
+    const chosen = app.rules.find((r) => r.id === $("rules").value) || app.rules[0];
+    const kinds = chosen ? chosen.seat_kinds : ["human"];
+    select.innerHTML = "";
+    for (const k of kinds) {
+      const o = document.createElement("option");
+      o.value = k;
+      o.textContent = kindLabel(k);
+      select.appendChild(o);
+    }
+    select.value = kinds.includes(kind) ? kind : "human";
+  }
+
   async function showHome() {
     $("home").hidden = false;
     $("game").hidden = true;
     $("room-label").textContent = "";
-    if (!document.querySelector("#seats .seat")) {
-      seatRow(localStorage.getItem("pasch:name") || t("player") + " 1", "human");
-      seatRow(t("player") + " 2", "human");
-    }
     try {
       const rules = await (await fetch("/api/rules")).json();
+      app.rules = rules;
       $("rules").innerHTML = "";
       for (const r of rules) {
         const o = document.createElement("option");
         o.value = r.id;
         o.textContent = r.name + " (" + r.id + ")";
         $("rules").appendChild(o);
+      }
+      $("rules").onchange = () => document.querySelectorAll("#seats .seat-kind").forEach((el) => fillKinds(el, el.value));
+      if (!document.querySelector("#seats .seat")) {
+        seatRow(localStorage.getItem("pasch:name") || t("player") + " 1", "human");
+        seatRow(t("player") + " 2", "human");
       }
       const lobby = await (await fetch("/api/rooms")).json();
       $("lobby").innerHTML = "";
@@ -705,7 +721,6 @@
     }
     const tb = table.createTBody();
     const optionButtons = [];
-    const upperCount = rules.boxes.filter((b) => b.upper).length;
     const addSumRow = (label, cell) => {
       const tr = tb.insertRow();
       const th = document.createElement("th");
@@ -718,26 +733,7 @@
         cell(td, col, p, c);
       }));
     };
-    rules.boxes.forEach((box, bi) => {
-      if (bi === upperCount && upperCount > 0) {
-        addSumRow(t("upper"), (td, col) => { td.textContent = col.upper; });
-        if (rules.bonus_threshold) addSumRow(t("bonus"), (td, col) => {
-          const pct = Math.min(100, Math.round(100 * col.upper / rules.bonus_threshold));
-          td.innerHTML = "";
-          td.append(col.bonus ? String(col.bonus) : col.upper + "/" + rules.bonus_threshold);
-          const bar = document.createElement("div");
-          bar.className = "bonus-bar";
-          bar.setAttribute("role", "progressbar");
-          bar.setAttribute("aria-valuemin", "0");
-          bar.setAttribute("aria-valuemax", String(rules.bonus_threshold));
-          bar.setAttribute("aria-valuenow", String(col.upper));
-          bar.setAttribute("aria-label", t("bonus"));
-          const fill = document.createElement("span");
-          fill.style.width = pct + "%";
-          bar.appendChild(fill);
-          td.appendChild(bar);
-        });
-      }
+    const boxRow = (box, bi) => {
       const tr = tb.insertRow();
       const th = document.createElement("th");
       th.scope = "row";
@@ -772,17 +768,38 @@
           td.className = "small";
         }
       }));
-    });
-    if (rules.boxes.some((b) => !b.upper)) addSumRow(t("extra"), (td, col) => { td.textContent = col.extra || ""; });
-    addSumRow(t("total"), (td, col) => { td.textContent = col.total; });
-    if (ncol > 1) {
-      const tr = tb.insertRow();
-      const th = document.createElement("th");
-      th.scope = "row";
-      th.textContent = t("total");
-      tr.appendChild(th);
-      s.players.forEach((_, p) => { const td = tr.insertCell(); td.colSpan = ncol; td.className = "sum"; td.textContent = s.totals[p]; });
-    }
+    };
+    const sumRows = {
+      upper_sum: () => addSumRow(t("upper"), (td, col) => { td.textContent = col.upper; }),
+      bonus: () => addSumRow(t("bonus"), (td, col) => {
+        const pct = Math.min(100, Math.round(100 * col.upper / rules.bonus_threshold));
+        td.innerHTML = "";
+        td.append(col.bonus ? String(col.bonus) : col.upper + "/" + rules.bonus_threshold);
+        const bar = document.createElement("div");
+        bar.className = "bonus-bar";
+        bar.setAttribute("role", "progressbar");
+        bar.setAttribute("aria-valuemin", "0");
+        bar.setAttribute("aria-valuemax", String(rules.bonus_threshold));
+        bar.setAttribute("aria-valuenow", String(col.upper));
+        bar.setAttribute("aria-label", t("bonus"));
+        const fill = document.createElement("span");
+        fill.style.width = pct + "%";
+        bar.appendChild(fill);
+        td.appendChild(bar);
+      }),
+      extra: () => addSumRow(t("extra"), (td, col) => { td.textContent = col.extra || ""; }),
+      total: () => addSumRow(t("total"), (td, col) => { td.textContent = col.total; }),
+      grand_total: () => {
+        const tr = tb.insertRow();
+        const th = document.createElement("th");
+        th.scope = "row";
+        th.textContent = t("total");
+        tr.appendChild(th);
+        s.players.forEach((_, p) => { const td = tr.insertCell(); td.colSpan = ncol; td.className = "sum"; td.textContent = s.totals[p]; });
+      },
+    };
+    // The rows and their order are the server's (pasch.app.sheet_rows, in rules.rows): the page adds none.
+    rules.rows.forEach((row) => (row.kind === "box" ? boxRow(rules.boxes[row.box], row.box) : sumRows[row.kind]()));
     const wrap = $("sheet-wrap");
     const focused = document.activeElement && document.activeElement.classList.contains("opt");
     wrap.innerHTML = "";
