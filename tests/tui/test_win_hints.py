@@ -105,12 +105,17 @@ def test_w_builds_the_missing_win_tables_then_hints_show_p_win(
         assert all(r.p_win is None for r in hints.rows)
         panel = _panel(screen)
         assert "P(win)" not in panel.splitlines()[0]
-        mb = win_tables(get(RULES)).megabytes
-        assert f"w: P(win) beside each option (builds the win tables once, ~{mb} MB)" in panel
+        info = win_tables(get(RULES))
+        peak, (fast, slow) = info.peak_megabytes, info.minutes
+        stated = f"up to {peak} MB of memory, {info.megabytes} MB on disk, {fast}–{slow} min."
+        assert "w: P(win) beside each option. Builds the win tables once: " + stated in " ".join(panel.split())
         assert not win_tables(get(RULES)).on_disk  # nothing was built unasked
         await pilot.press("w")
         assert screen.win_building
-        assert f"Building the win tables, once (~{mb} MB): step 1 of 3, the exact table, 0:0" in _panel(screen)
+        building = (
+            f"Building the win tables, once (up to {peak} MB, {fast}–{slow} min): step 1 of 3, the exact table, 0:0"
+        )
+        assert building in " ".join(_panel(screen).split())
         await pilot.press("space")  # the game goes on meanwhile
         assert session.match.state.throws == 2
         go.set()

@@ -63,7 +63,15 @@ if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on
         save_settings,
     )
     from pasch.app._summary import GameSummary, PlayerSummary, game_summary
-    from pasch.app._wintables import WinTables, prepare_win_tables, win_applies, win_tables, win_tables_ready
+    from pasch.app._wintables import (
+        WinTables,
+        WinTablesTooBigError,
+        available_megabytes,
+        prepare_win_tables,
+        win_applies,
+        win_tables,
+        win_tables_ready,
+    )
 
 __all__ = [
     "BOT_KINDS",
@@ -98,7 +106,9 @@ __all__ = [
     "TableDice",
     "UndoStep",
     "WinTables",
+    "WinTablesTooBigError",
     "advise",
+    "available_megabytes",
     "bot_kinds_for",
     "box_rule",
     "check_bot",
@@ -181,7 +191,16 @@ _EXPORTS = {
     ),
     **dict.fromkeys(("GameSummary", "PlayerSummary", "game_summary"), "pasch.app._summary"),
     **dict.fromkeys(
-        ("WinTables", "prepare_win_tables", "win_applies", "win_tables", "win_tables_ready"), "pasch.app._wintables"
+        (
+            "WinTables",
+            "WinTablesTooBigError",
+            "available_megabytes",
+            "prepare_win_tables",
+            "win_applies",
+            "win_tables",
+            "win_tables_ready",
+        ),
+        "pasch.app._wintables",
     ),
 }
 

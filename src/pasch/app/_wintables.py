@@ -19,6 +19,7 @@ first costs only its own lookups.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from pasch.engine import GameState, State
+from pasch.errors import PaschError
 from pasch.rules import GameKind, RuleSet
 
 if TYPE_CHECKING:
@@ -35,7 +37,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_KEPT",
+    "PEAK_BASE",
+    "PEAK_FACTOR",
+    "SECONDS_PER_MB",
     "WinTables",
+    "WinTablesTooBigError",
+    "available_megabytes",
     "prepare_win_tables",
     "win_applies",
     "win_pair",
@@ -46,6 +53,19 @@ __all__ = [
 MAX_KEPT = 2
 """Threshold tables kept open at once (memory-mapped: an evicted one costs a reload, not memory)."""
 
+PEAK_FACTOR = 2.2
+"""A build's peak memory over the tables' size on disk, with :data:`PEAK_BASE` for the process itself.
+Measured (issue 29) with ``/usr/bin/time -v`` on an empty cache directory, two busy cores: ``yahtzee`` (736 MB
+on disk) peaked at 1,635 MB resident (the first table mapped while the second is built from three times its
+size), ``yatzy`` (1,438 MB) at 2,976 MB. Stated: 2,020 and 3,565 MB, 24 and 20 % above."""
+PEAK_BASE = 400_000_000
+"""Memory of the process itself while it builds (Python, numpy, Numba and the exact table), in bytes: a build
+of ``yacht``'s 5 MB of tables peaked at 171 MB, and at 269 to 314 MB when Numba compiled the kernels first."""
+SECONDS_PER_MB = (0.08, 0.4)
+"""Wall seconds per MB of tables, fast and slow: measured 0.105 for ``yahtzee`` (77 s) and 0.127 for ``yatzy``
+(183 s) on two busy cores; the slow end covers a slower or busier machine, or a first build that also compiles
+its kernels. Stated: 1-5 min for ``yahtzee``, 2-10 min for ``yatzy``."""
+
 WinProgress = Callable[[int, int, int, int], None]
 """``progress(step, steps, done, total)``: step 1 of 3 is the exact table (``done`` of ``total`` layers while
 it is built), step 2 the threshold table, step 3 the survival table (no finer progress there: ``done ==
@@ -55,6 +75,10 @@ _TABLES: OrderedDict[str, tuple[TargetTable, SurvivalTable]] = OrderedDict()
 _LOCKS: dict[str, threading.Lock] = {}
 T = TypeVar("T")
 _GUARD = threading.Lock()
+
+
+class WinTablesTooBigError(PaschError):
+    """A build of the win tables would need more memory than the system has free."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +100,32 @@ class WinTables:
 
     @property
     def megabytes(self) -> int:
-        """The size in MB (10^6 bytes), at least 1."""
+        """The size on disk in MB (10^6 bytes), at least 1."""
         return max(1, round(self.nbytes / 1e6))
+
+    @property
+    def peak_megabytes(self) -> int:
+        """The most memory a build takes, in MB: what the interfaces state before it starts (an upper bound:
+        see :data:`PEAK_FACTOR`)."""
+        return math.ceil((PEAK_BASE + PEAK_FACTOR * self.nbytes) / 1e6)
+
+    @property
+    def minutes(self) -> tuple[int, int]:
+        """How long a build takes, in whole minutes, fast and slow (see :data:`SECONDS_PER_MB`)."""
+        fast, slow = (max(1, math.ceil(self.nbytes / 1e6 * rate / 60)) for rate in SECONDS_PER_MB)
+        return fast, slow
+
+
+def available_megabytes() -> int | None:
+    """The memory the system can give now (Linux's ``MemAvailable``), in MB; None where it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1000
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def _applies(rules: RuleSet, players: int) -> bool:
@@ -177,8 +225,17 @@ def prepare_win_tables(rules: RuleSet, progress: WinProgress | None = None) -> W
 
     Raises:
         PaschError: the exact solver does not handle these rules.
+        WinTablesTooBigError: a build would need more memory than the system has free (nothing is started).
     """
     from pasch.solver import shared_solver
+
+    info = win_tables(rules)
+    if not info.on_disk:  # a build: it must fit in what the system has now, as stated
+        free = available_megabytes()
+        if free is not None and free < info.peak_megabytes:
+            raise WinTablesTooBigError(
+                f"building the win tables needs up to {info.peak_megabytes} MB of memory; {free} MB are free"
+            )
 
     def exact(done: int, total: int) -> None:
         if progress is not None:

@@ -205,7 +205,7 @@ class SheetGameScreen(SheetBoard):
         if self.win_key_applies():
             self.hints_shown = True
             hints = self.current_hints()
-            self.query_one(HintPanel).build_win_tables(self.session.match.rules, hints.win_mb if hints else 0)
+            self.query_one(HintPanel).build_win_tables(self.session.match.rules, hints.win_tables if hints else None)
 
     def action_undo(self) -> None:
         """Undo, then leave announcing mode."""

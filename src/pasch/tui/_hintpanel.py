@@ -30,7 +30,7 @@ from textual.timer import Timer
 from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
-from pasch.app import prepare_win_tables
+from pasch.app import WinTables, prepare_win_tables
 from pasch.engine import State
 from pasch.errors import PaschError
 from pasch.i18n import _
@@ -83,7 +83,7 @@ class HintPanel(Vertical):
         self.hints_for: State | None = None
         self._win_step: tuple[int, int, int, int] = (0, 0, 0, 0)
         self._win_started = 0.0
-        self._win_mb = 0
+        self._win_info: WinTables | None = None
         self._win_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -150,11 +150,14 @@ class HintPanel(Vertical):
         hints = self.hints
         if self.win_building:
             return [self.win_status]
-        if hints is not None and hints.win == "missing" and self.win_key:
+        info = hints.win_tables if hints is not None else None
+        if hints is not None and hints.win == "missing" and self.win_key and info is not None:
+            fast, slow = info.minutes
             return [
-                _("{key}: P(win) beside each option (builds the win tables once, ~{mb} MB)").format(
-                    key=self.win_key, mb=hints.win_mb
-                )
+                _(
+                    "{key}: P(win) beside each option. Builds the win tables once: up to {peak} MB of memory, "
+                    "{disk} MB on disk, {fast}–{slow} min."
+                ).format(key=self.win_key, peak=info.peak_megabytes, disk=info.megabytes, fast=fast, slow=slow)
             ]
         return []
 
@@ -174,20 +177,21 @@ class HintPanel(Vertical):
             return
         bar.display = False  # the list needs the line more
         lines = hints.lines(None if self.show_all else 5, self.more_key)
-        if hints.suggestion and not hints.exact:
+        if hints.suggestion and not hints.exact and not any(r.best for r in hints.rows):  # else the ★ row says it
             lines.insert(0, _("Suggested (strongest bot): {action}").format(action=hints.suggestion))
         table.update(Text("\n".join(lines), no_wrap=True, overflow="ellipsis"))
         note.update(Text(hints.note))
         note.set_class(bool(hints.note), "shown")
 
     # -- the win tables -------------------------------------------------------------------------
-    def build_win_tables(self, rules: RuleSet, megabytes: int) -> None:
-        """Build (or open) the win tables of ``rules`` in a worker; ``megabytes``: what the build states."""
+    def build_win_tables(self, rules: RuleSet, info: WinTables | None) -> None:
+        """Build (or open) the win tables of ``rules`` in a worker; ``info``: where they stand (what a build
+        takes, as stated before it starts)."""
         if self.win_building:
             return
         self._win_started = time.monotonic()
         self._win_step = (1, 3, 0, 0)
-        self._win_mb = megabytes
+        self._win_info = info
         self.win_status = self._win_text()
         self.win_building = True
         self._win_timer = self.set_interval(1.0, self._win_tick)
@@ -204,7 +208,7 @@ class HintPanel(Vertical):
         error = ""
         try:
             prepare_win_tables(rules, progress)
-        except (PaschError, MemoryError, OSError) as exc:
+        except (PaschError, MemoryError, OSError) as exc:  # WinTablesTooBigError: nothing was started
             error = str(exc) or type(exc).__name__
         if not worker.is_cancelled:
             self.app.call_from_thread(self._win_done, error)
@@ -214,9 +218,16 @@ class HintPanel(Vertical):
         seconds = int(time.monotonic() - self._win_started)
         what = {1: _("the exact table"), 2: _("the threshold table")}.get(step, _("the survival table"))
         share = f", {100 * done // total} %" if total > 0 and step == 1 else ""
-        mb = str(self._win_mb) if self._win_mb else "?"
-        return _("Building the win tables, once (~{mb} MB): step {step} of {steps}, {what}{share}, {m}:{s:02d}").format(
-            mb=mb, step=step, steps=steps, what=what, share=share, m=seconds // 60, s=seconds % 60
+        info = self._win_info
+        stated = (
+            _("up to {peak} MB, {fast}–{slow} min").format(
+                peak=info.peak_megabytes, fast=info.minutes[0], slow=info.minutes[1]
+            )
+            if info is not None
+            else "?"
+        )
+        return _("Building the win tables, once ({stated}): step {step} of {steps}, {what}{share}, {m}:{s:02d}").format(
+            stated=stated, step=step, steps=steps, what=what, share=share, m=seconds // 60, s=seconds % 60
         )
 
     def _win_progress(self, step: int, steps: int, done: int, total: int) -> None:

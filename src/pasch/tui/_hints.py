@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pasch.app import AdviceOption, advise, win_applies, win_tables
+from pasch.app import AdviceOption, WinTables, advise, win_applies, win_tables
 from pasch.engine import Action, Announce, GameState, Keep, Score, State
 from pasch.errors import PaschError
 from pasch.i18n import _, box_name, ngettext
@@ -64,7 +64,7 @@ class Hints:
         score: the (column, box) the suggestion enters the dice in (0-based column), else None.
         win: ``shown`` (the rows have P(win)), ``missing`` (it applies, but the win tables are neither open
             nor stored: ``w`` builds them) or empty (P(win) does not apply to this game).
-        win_mb: the win tables' size in MB where ``win`` is not empty.
+        win_tables: where the win tables stand (their size, and what a build takes) where ``win`` is not empty.
     """
 
     rows: tuple[HintRow, ...]
@@ -75,7 +75,7 @@ class Hints:
     keep: tuple[int, ...] | None = None
     score: tuple[int, int] | None = None
     win: str = ""
-    win_mb: int = 0
+    win_tables: WinTables | None = None
 
     def lines(self, limit: int | None = 5, more_key: str = "m") -> list[str]:
         """The list as text lines: the best option with its value, the others as ``−1.9`` against it.
@@ -160,14 +160,14 @@ def compute_hints(state: State, progress: Progress | None = None) -> Hints:
     """
     advice = advise(state, progress=progress)
     rules: RuleSet = state.rules
-    win, win_mb = "", 0
+    win, win_info = "", None
     if advice.exact and win_applies(state) and isinstance(state, GameState) and state.dice is not None:
         try:
             tables = win_tables(rules)
         except PaschError:  # no exact table for these rules after all: no P(win) either
             tables = None
         if tables is not None:
-            win_mb = tables.megabytes
+            win_info = tables
             if tables.on_disk:
                 advice = advise(state, win=True)
                 win = "shown" if any(o.p_win is not None for o in advice.options) else ""
@@ -185,4 +185,4 @@ def compute_hints(state: State, progress: Progress | None = None) -> Hints:
     score: tuple[int, int] | None = None
     if isinstance(suggested, Score) and isinstance(state, GameState):
         score = ((suggested.column or 1) - 1, rules.category_index(suggested.category))
-    return Hints(rows, advice.exact, note, suggestion, suggested, advice.keep, score, win, win_mb)
+    return Hints(rows, advice.exact, note, suggestion, suggested, advice.keep, score, win, win_info)
