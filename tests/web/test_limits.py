@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -277,6 +278,16 @@ def test_tokens_rotate_on_a_rematch_and_each_page_receives_its_own(server: Serve
     assert Client(server, new, created["token"]).seat is None and Client(server, new, bob_token).seat is None
 
 
+async def _finished_solo_room(svc: Service) -> tuple[Any, dict[int, str]]:
+    """A yacht room of one human seat, played to its end (each turn: throw once, take the best box)."""
+    room, tokens = await svc.create_room("yacht", [("Ada", "human")])
+    while not svc.rooms[room.code].finished:
+        thrown = await svc.act(room.code, 0, "roll")
+        best = max(thrown.view["options"], key=lambda o: (o["points"], -o["box"]))
+        await svc.act(room.code, 0, best["action"])
+    return room, tokens
+
+
 def test_tokens_expire_when_a_finished_room_is_left(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
     migrate(engine)
@@ -285,11 +296,7 @@ def test_tokens_expire_when_a_finished_room_is_left(tmp_path: Path) -> None:
         svc = Service(engine, bot_delay=0, finished_ttl=600)
         svc.writer.start()
         try:
-            room, tokens = await svc.create_room("yacht", [("Ada", "human")])
-            while not svc.rooms[room.code].finished:
-                thrown = await svc.act(room.code, 0, "roll")
-                best = max(thrown.view["options"], key=lambda o: (o["points"], -o["box"]))
-                await svc.act(room.code, 0, best["action"])
+            room, tokens = await _finished_solo_room(svc)
             assert room.seat_of(tokens[0]) == 0
             out = await svc.sweep(datetime.now(UTC) + timedelta(minutes=11))
             assert out["dropped"] == [room.code]
@@ -334,11 +341,7 @@ def test_tokens_expire_on_time_whoever_is_watching(tmp_path: Path) -> None:
         svc = Service(engine, bot_delay=0, finished_ttl=600)
         svc.writer.start()
         try:
-            room, tokens = await svc.create_room("yacht", [("Ada", "human")])
-            while not svc.rooms[room.code].finished:
-                thrown = await svc.act(room.code, 0, "roll")
-                best = max(thrown.view["options"], key=lambda o: (o["points"], -o["box"]))
-                await svc.act(room.code, 0, best["action"])
+            room, tokens = await _finished_solo_room(svc)
             room = svc.rooms[room.code]
             room.watchers = 1  # a spectator stays connected
             heard: list[dict[str, object]] = []
