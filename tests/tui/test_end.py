@@ -131,3 +131,34 @@ def test_several_players_name_the_winner() -> None:
         ]
 
     drive(app, body)
+
+
+def test_a_tight_end_swaps_the_table_and_the_sheet() -> None:
+    """kniffel-4 at 80x24: the end table (one line per player) and one player's four columns do not fit side by
+    side; the table shows, and Tab shows the sheet page by page, then the table again."""
+    import dataclasses
+
+    from pasch.app import Match
+
+    from .conftest import screen_text
+
+    played = Match.new("kniffel-4", parse_seats("bot:greedy, bot:greedy"), seed=3)
+    played.play_bots()
+    log = dataclasses.replace(played.log, players=("Ada", "Bob"), meta={})
+    app = PaschApp(session=Session(Match.from_log(log, ["human", "human"])), bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, SheetGameScreen) and screen.has_class("tight-end")
+        totals = played.state.totals()
+        text = screen_text(app)
+        rows = [ln for ln in text.splitlines() if "1. " in ln or "2. " in ln]
+        assert len(rows) == 2 and all(str(t) in " ".join(rows) for t in totals)  # one line per player
+        assert "Tab: the score sheet" in text and not screen.query_one("#sheet").display
+        await pilot.press("tab")
+        assert screen.query_one("#sheet").display and "Ones" in screen_text(app)
+        await pilot.press("tab", "tab")  # Bob's page, then the table again
+        assert not screen.query_one("#sheet").display
+
+    drive(app, body, size=(80, 24))

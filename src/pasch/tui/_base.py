@@ -55,7 +55,7 @@ class GameScreen(Screen[None]):
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset(
         {"throw", "hold", "move", "column", "score", "announce", "hints", "apply_hint", "more_hints", "undo", "play"}
-        | {"pass_number", "row", "cancel", "next_player"}
+        | {"pass_number", "row", "cancel"}
     )
     """Actions of a game in progress: hidden and refused once the game is over."""
 

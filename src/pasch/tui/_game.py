@@ -105,10 +105,15 @@ class SheetGameScreen(SheetBoard):
             self.selected = column_choice(self.choices(), self.selected, step)
 
     def action_next_player(self) -> None:
-        """Tab: the next players' columns, when not every player's fit."""
+        """Tab: the next players' columns, when not every player's fit; at an end too tight for the table
+        and the sheet side by side, the table, then the sheet page by page, then the table again."""
         sheet = self.query_one(SheetView)
         players = len(self.state.players)
-        if len(sheet.shown) < players:
+        last = bool(sheet.shown) and sheet.shown[-1] == players - 1
+        if self.has_class("tight-end") and (not self.show_sheet or last):
+            self.show_sheet = not self.show_sheet
+            sheet.first = 0
+        elif len(sheet.shown) < players:
             sheet.first = (sheet.shown[-1] + 1) % players
 
     def action_score(self, one_step: bool = False, asked: bool = False) -> None:

@@ -53,12 +53,14 @@ class SheetBoard(GameScreen):
     announcing: reactive[bool] = reactive(False, init=False)
     hints_shown: reactive[bool] = reactive(False, init=False)
     hints_all: reactive[bool] = reactive(False, init=False)
+    show_sheet: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
         self.model: SheetModel | None = None
         self._cache = LayoutCache()
         self._layout: tuple[State, SheetLayout] | None = None
+        self._end_width = 0
 
     def compose(self) -> ComposeResult:
         """Header; dice and status lines on the left, the sheet on the right; the key footer."""
@@ -91,10 +93,17 @@ class SheetBoard(GameScreen):
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
+        """The sheet gets the room the left side does not need; at the end, the end table (one line per player)
+        needs more: where not even one player's columns fit beside it, the sheet gives way ("tight-end") and
+        Tab swaps the table and the sheet."""
         if width > 0:
-            text = str(self.query_one("#summary", Line).text)
-            need = max(self.LEFT_MIN, 6 + max((len(line) for line in text.splitlines()), default=0))
-            self.query_one(SheetView).room = max(24, width - need)  # the end table, one line per player
+            sheet = self.query_one(SheetView)
+            need = max(self.LEFT_MIN, 6 + self._end_width)
+            tight = self.summary is not None and width - need < sheet.one_player_width()
+            if tight != self.has_class("tight-end"):
+                self.set_class(tight, "tight-end")
+                self.on_sheet_view_paged()
+            sheet.room = max(24, width - (self.LEFT_MIN if tight else need))
         self.set_class(0 < height < self.SHORT, "short")
 
     # -- queries --------------------------------------------------------------------------------
@@ -243,10 +252,22 @@ class SheetBoard(GameScreen):
         elif self.review_note and lines:
             lines += ["", self.review_note]
         self._line("summary", "\n".join(lines))
+        tables = (summary_lines(self.summary)[2:] if self.summary is not None else []) + (
+            review_lines(self.review)[1:-1] if self.review is not None else []
+        )
+        self._end_width = max((len(line) for line in tables), default=0)
         self._fit(self.size.width, self.size.height)
 
     watch_review = watch_review_note = watch_summary
 
-    def on_sheet_view_paged(self, event: SheetView.Paged) -> None:
-        """The totals of the players out of view."""
-        self._line("others", others_text(self.sheet(), event.hidden))
+    def on_sheet_view_paged(self, event: SheetView.Paged | None = None) -> None:
+        """The totals of the players out of view (at a tight end, the key that shows the sheet)."""
+        sheet = self.query_one(SheetView)
+        hidden = [p for p in range(len(self.state.players)) if p not in sheet.shown]
+        tight = self.has_class("tight-end") and not self.show_sheet
+        self._line("others", _("Tab: the score sheet") if tight else others_text(self.sheet(), hidden))
+
+    def watch_show_sheet(self, shown: bool) -> None:
+        """At a tight end: the sheet instead of the end table (Tab)."""
+        self.set_class(shown, "show-sheet")
+        self.on_sheet_view_paged()

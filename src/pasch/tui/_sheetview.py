@@ -137,6 +137,17 @@ class SheetView(DataTable[Text]):
             widths.append(max(cell_len(t) for t in texts) + PAD + 1)
         return label, widths
 
+    def one_player_width(self) -> int:
+        """The columns the sheet takes with one player's columns in view (the widest player's)."""
+        model = self.model
+        if model is None:
+            return 0
+        label, widths = self._widths(model)
+        per_player: dict[int, int] = {}
+        for (player, _c), w in zip(model.columns, widths, strict=True):
+            per_player[player] = per_player.get(player, 0) + w
+        return label + max(per_player.values(), default=0) + SCROLLBAR
+
     def players_to_show(self, model: SheetModel) -> tuple[int, ...]:
         """The players whose columns fit in :attr:`room`: all of them, or a window from :attr:`first`."""
         players = sorted({p for p, _c in model.columns})
