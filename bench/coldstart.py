@@ -204,7 +204,8 @@ def main() -> None:
 
         second = os.environ.get("PASCH_COMPILE_PROCESS", "") or "unset: when a core is free"
         print(f"cores: {os.cpu_count()}, load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-        print("Each command in a fresh process with empty Numba and table caches (one run; shared machine: noisy).")
+        runs = "one run" if args.repeat == 1 else f"best of {args.repeat} runs"
+        print(f"Each command in a fresh process with empty Numba and table caches ({runs}; shared machine: noisy).")
         print(f"Second compiling process of a first build (PASCH_COMPILE_PROCESS): {second}.")
         print(f"Numba {_numba_version()}; the catalogue's tables are shipped with the package.")
         print()
