@@ -53,6 +53,9 @@ class GameScreen(Screen[None]):
         Binding("v", "review", N_("review")),
     ]
 
+    END_KEYS: ClassVar[tuple[str, str]] = (N_("(v: review, n: new game, q: quit)"), N_("(n: new game, q: quit)"))
+    """The end's keys in words, with a review and without (a screen with other keys says its own)."""
+
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset(
         {"throw", "hold", "move", "column", "score", "announce", "hints", "apply_hint", "more_hints", "undo", "play"}
         | {"pass_number", "row", "cancel"}
@@ -146,8 +149,7 @@ class GameScreen(Screen[None]):
             self.summary = game_summary(match.state, history)
             self.refresh_bindings()
         head = summary_lines(self.summary)[0]
-        keys = _("(v: review, n: new game, q: quit)") if self.review_note else _("(n: new game, q: quit)")
-        self.say(head + "  " + keys)
+        self.say(head + "  " + _(self.END_KEYS[0] if self.review_note else self.END_KEYS[1]))
 
     @work(thread=True, exclusive=True, group="review")
     def review_game(self) -> None:

@@ -197,7 +197,7 @@ class SheetGameScreen(SheetBoard):
         if isinstance(action, Score) and hints.score is not None:
             self.announcing = False
             self.selected = hints.score
-            self.action_score()
+            self.action_score(asked=True)  # the hint's own box: played knowingly, no second chance asked
         elif isinstance(action, Roll | Keep):
             self._play(action)
         elif self.attempt(self.session.act, action):

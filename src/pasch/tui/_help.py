@@ -49,6 +49,7 @@ _KEEPER = (
     ("Ctrl+Z", N_("undo the last entry")),
     ("F2", N_("best box for these dice")),
     ("F3", N_("review of the finished game")),
+    ("F9", N_("a new game (after the end)")),
     ("F4", N_("the rules of this game")),
     ("F5", N_("P(win) beside the best box (two to eight players; prepares the win tables once)")),
     ("F6", N_("the next players' columns, when not every player's fit")),

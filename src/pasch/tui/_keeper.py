@@ -100,13 +100,15 @@ class KeeperScreen(SheetGameScreen, inherit_bindings=False):
         Binding("f2", "hints", N_("best box")),
         Binding("f4", "rules", N_("rules")),
         Binding("f5", "win_tables", N_("P(win)")),
-        Binding("f3", "review", N_("review"), show=False),
+        Binding("f3", "review", N_("review")),
+        Binding("f9", "new_game", N_("new game")),
         Binding("f6", "next_player", N_("other players"), show=False),
         Binding("f7", "more_hints", "", show=False),
     ]
 
     WIN_KEY = "F5"
     HINT_KEYS = ""
+    END_KEYS = (N_("(F3: review, F9: new game, F10: quit)"), N_("(F9: new game, F10: quit)"))
     MORE_KEY = "F7"
 
     def compose_dice(self) -> ComposeResult:
