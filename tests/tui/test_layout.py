@@ -14,7 +14,7 @@ from pasch.tui import PaschApp, Session, parse_seats
 from pasch.tui._sheetview import SheetView
 from pasch.tui._widgets import DiceBar, Die
 
-from .conftest import drive
+from .conftest import drive, screen_text, settle
 
 SIZES = [(80, 24), (100, 30), (120, 40), (200, 50)]
 GAMES = [
@@ -116,3 +116,22 @@ def test_a_filled_box_loses_the_style_of_a_choice() -> None:
         assert str(table.get_cell_at(Coordinate(row, 1)).style) == ""
 
     drive(app, body, size=(120, 40))
+
+
+def test_hints_and_a_bot_turn_fit_80x24_without_scrolling() -> None:
+    """Three players (two bots) at 80x24: the dice, the status lines, the last bot turn and the hints with the
+    win tables' statement all fit the left column: it does not scroll, and the hint panel's keys show."""
+    session = Session.new("yatzy", parse_seats("Ada, bot:greedy, bot:greedy"), seed=11)
+    app = PaschApp(session=session, bot_delay=0, save=False, lang="en")
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.press("h", "space", "enter")
+        await settle(app, pilot)
+        await pilot.press("space", "1")
+        await settle(app, pilot)
+        screen = app.screen
+        assert str(screen.query_one("#botlog").render()).startswith("Last turn of")
+        assert screen.query_one("#left").max_scroll_y == 0
+        assert "b: play · m: all" in screen_text(app)
+
+    drive(app, body, size=(80, 24))

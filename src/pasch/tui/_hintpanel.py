@@ -52,6 +52,7 @@ class HintPanel(Vertical):
         win_key: the key that builds the win tables, for the line that offers it (empty: not offered).
         win_building: the win tables are being built.
         win_status: the build's step and time.
+        short: the screen is short: the lines say the same in fewer words.
     """
 
     position: reactive[State | None] = reactive(None, init=False, always_update=True)
@@ -62,6 +63,7 @@ class HintPanel(Vertical):
     win_key: reactive[str] = reactive("", init=False)
     win_building: reactive[bool] = reactive(False, init=False)
     win_status: reactive[str] = reactive("", init=False)
+    short: reactive[bool] = reactive(False, init=False)
 
     class Ready(Message):
         """The hints of ``state`` are computed."""
@@ -145,6 +147,7 @@ class HintPanel(Vertical):
         self._draw()
 
     watch_show_all = watch_more_key = watch_win_key = watch_win_building = watch_win_status = watch_hints
+    watch_short = watch_hints
 
     def _extra(self) -> list[str]:
         hints = self.hints
@@ -153,6 +156,12 @@ class HintPanel(Vertical):
         info = hints.win_tables if hints is not None else None
         if hints is not None and hints.win == "missing" and self.win_key and info is not None:
             fast, slow = info.minutes
+            if self.short:  # the same statement in fewer words
+                return [
+                    _("{key}: P(win); builds once: up to {peak} MB, {fast}–{slow} min").format(
+                        key=self.win_key, peak=info.peak_megabytes, fast=fast, slow=slow
+                    )
+                ]
             return [
                 _(
                     "{key}: P(win) beside each option. Builds the win tables once: up to {peak} MB of memory, "

@@ -105,6 +105,7 @@ class SheetBoard(GameScreen):
                 self.on_sheet_view_paged()
             sheet.room = max(24, width - (self.LEFT_MIN if tight else need))
         self.set_class(0 < height < self.SHORT, "short")
+        self.query_one(HintPanel).short = 0 < height < self.SHORT
 
     # -- queries --------------------------------------------------------------------------------
     @property
@@ -184,7 +185,8 @@ class SheetBoard(GameScreen):
         self._line("legend", column_legend(st.rules))
         seat = self._bot_log_seat
         name = self.session.match.seats[seat].name if seat is not None else ""
-        self._line("botlog", "" if st.is_terminal else bot_log_text(name, self.bot_log))
+        compact = self.has_class("short")
+        self._line("botlog", "" if st.is_terminal else bot_log_text(name, self.bot_log, compact))
         self.model = sheet_model(self.sheet())
         self.query_one(SheetView).model = self.model
         self.watch_selected()

@@ -66,11 +66,16 @@ def others_text(layout: SheetLayout, hidden: Sequence[int]) -> str:
     return _("Out of view: {totals} (Tab)").format(totals=totals)
 
 
-def bot_log_text(name: str, steps: Sequence[str]) -> str:
-    """The last bot turn, step by step: ``Last turn of Bob:`` then each step on its own line."""
+def bot_log_text(name: str, steps: Sequence[str], compact: bool = False) -> str:
+    """The last bot turn, step by step: ``Last turn of Bob:`` then each step on its own line (``compact``: one
+    paragraph, the steps joined by ``·``, for short screens)."""
     if not steps:
         return ""
-    return _("Last turn of {name}:").format(name=name) + "\n" + "\n".join("  " + s for s in steps)
+    head = _("Last turn of {name}:").format(name=name)
+    if not compact:
+        return head + "\n" + "\n".join("  " + s for s in steps)
+    short = [s.removeprefix(name + ": ").removeprefix(name + " ") for s in steps]  # the name is said once
+    return head + " " + " · ".join(short)
 
 
 def describe_step(before: GameState, name: str, action: Action) -> str:
