@@ -135,3 +135,24 @@ def test_hints_and_a_bot_turn_fit_80x24_without_scrolling() -> None:
         assert "b: play · m: all" in screen_text(app)
 
     drive(app, body, size=(80, 24))
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "keeper", "lang"),
+    [("kniffel-4", "Ada, Bob", False, "en"), ("yatzy", "Ada, Bob", False, "de"), ("kniffel", "Ada", True, "es")],
+)
+def test_the_footer_never_cuts_a_key(rules: str, players: str, keeper: bool, lang: str) -> None:
+    """At 80 columns every key the footer shows is whole (it once ran under the palette key: "a announ▏^p")."""
+    from textual.widgets._footer import FooterKey
+
+    session = Session.new(rules, parse_seats(players), seed=3, keeper=keeper)
+    app = PaschApp(session=session, bot_delay=0, save=False, lang=lang)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        await pilot.pause()
+        keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
+        assert keys and all(k.region.right <= 80 and k.region.width > 0 for k in keys)
+        assert all(a.region.right <= b.region.x for a, b in zip(keys, keys[1:], strict=False))  # none under another
+        assert any(k.action in ("help", "quit_game") for k in keys)
+
+    drive(app, body, size=(80, 24))
