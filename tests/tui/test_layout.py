@@ -4,6 +4,7 @@ the sheet keeps its place beside the dice and scrolls when it must (20 players i
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from typing import Any
 
 import pytest
@@ -152,7 +153,7 @@ def test_the_footer_never_cuts_a_key(rules: str, players: str, keeper: bool, lan
         await pilot.pause()
         keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
         assert keys and all(k.region.right <= 80 and k.region.width > 0 for k in keys)
-        assert all(a.region.right <= b.region.x for a, b in zip(keys, keys[1:], strict=False))  # none under another
+        assert all(a.region.right <= b.region.x for a, b in itertools.pairwise(keys))  # none under another
         assert any(k.action in ("help", "quit_game") for k in keys)
 
     drive(app, body, size=(80, 24))
