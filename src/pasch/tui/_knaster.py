@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
+from textual.reactive import reactive
 from textual.widgets import Button, Digits, Header, Static
 
 from pasch.app import advise, combination_name
@@ -98,11 +99,13 @@ class KnasterGameScreen(GameScreen):
         Binding("u", "undo", N_("undo")),
     ]
 
+    cursors: reactive[dict[int, int]] = reactive(dict, init=False)
+    """Each human player's cursor cell (set whole: a new dict redraws the grids)."""
+    hints_shown: reactive[bool] = reactive(False, init=False)
+
     def __init__(self, session: Session) -> None:
         super().__init__(session)
-        self.cursors: dict[int, int] = {}
         self.last: dict[int, int] = {}
-        self.hints_shown = False
         self.hint: Action | None = None
         self._hint_for: State | None = None
         self._placed_for: State | None = None
@@ -189,13 +192,17 @@ class KnasterGameScreen(GameScreen):
 
     # -- drawing --------------------------------------------------------------------------------
     def watch_position(self) -> None:
-        """A new position (or the dice as they lie): draw it."""
-        self.refresh_view()
+        """A new position, the dice as they lie, a message, a cursor move or the hint switched: draw it."""
+        self._draw()
 
-    watch_table = watch_message = watch_message_error = watch_position
+    watch_table = watch_message = watch_message_error = watch_cursors = watch_hints_shown = watch_position
 
-    def refresh_view(self) -> None:
-        """Redraw dice, sum, turn, duties, hint, standings and every grid."""
+    def _move_cursor(self, cell: int) -> None:
+        """Put the acting player's cursor on ``cell`` (the watcher draws it)."""
+        self.cursors = {**self.cursors, self.state.current: cell}
+
+    def _draw(self) -> None:
+        """Draw dice, sum, turn, duties, hint, standings and every grid (only the watchers call this)."""
         if not self.ready:
             return
         st = self.state
@@ -260,10 +267,11 @@ class KnasterGameScreen(GameScreen):
         if hint is not None:
             hinted = _cell_of(hint)
             if hinted is not None:
-                self.cursors[p] = hinted
+                self.set_reactive(KnasterGameScreen.cursors, {**self.cursors, p: hinted})  # drawing now
                 return
         r0, c0 = divmod(cur, SIZE)
-        self.cursors[p] = min(legal, key=lambda i: (abs(i // SIZE - r0) + abs(i % SIZE - c0), i))
+        nearest = min(legal, key=lambda i: (abs(i // SIZE - r0) + abs(i % SIZE - c0), i))
+        self.set_reactive(KnasterGameScreen.cursors, {**self.cursors, p: nearest})
 
     def turn_text(self) -> str:
         """Whose turn, the called number, the round, and whether this is the last number."""
@@ -460,27 +468,23 @@ class KnasterGameScreen(GameScreen):
         if not self.human_turn or self.state.number is None:
             return
         r, c = divmod(self.cursor, SIZE)
-        self.cursors[self.state.current] = ((r + dy) % SIZE) * SIZE + (c + dx) % SIZE
-        self.refresh_view()
+        self._move_cursor(((r + dy) % SIZE) * SIZE + (c + dx) % SIZE)
 
     def action_column(self, column: int) -> None:
         """Jump to a column (keys a-e)."""
         if not self.human_turn or self.state.number is None:
             return
-        self.cursors[self.state.current] = self.cursor // SIZE * SIZE + column
-        self.refresh_view()
+        self._move_cursor(self.cursor // SIZE * SIZE + column)
 
     def action_row(self, row: int) -> None:
         """Jump to a row (keys 1-5)."""
         if not self.human_turn or self.state.number is None:
             return
-        self.cursors[self.state.current] = row * SIZE + self.cursor % SIZE
-        self.refresh_view()
+        self._move_cursor(row * SIZE + self.cursor % SIZE)
 
     def action_hints(self) -> None:
         """Show or hide the hint."""
         self.hints_shown = not self.hints_shown
-        self.refresh_view()
 
     def action_apply_hint(self) -> None:
         """Play the hint (the Knaster bot's choice): throw, write, circle or pass."""
@@ -510,8 +514,7 @@ class KnasterGameScreen(GameScreen):
         if self.cursor == event.index:
             self.action_play()
         else:
-            self.cursors[st.current] = event.index
-            self.refresh_view()
+            self._move_cursor(event.index)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The Throw and Pass buttons."""
