@@ -42,21 +42,31 @@ from pasch.storage._repository import (
     import_legacy_web,
     make_engine,
 )
+from pasch.storage._rooms import EVENTS_AFTER, PING, TRY_LOCK, RoomRecord, RoomStore, SeatRecord, web_log
+from pasch.storage._writer import CHANNEL, LISTEN, Append, ConflictError, EventWriter
 
 __all__ = [
     "ABANDONED",
     "BROKEN",
     "BUSY_TIMEOUT_ENV",
+    "CHANNEL",
     "DATA_DIR_ENV",
+    "EVENTS_AFTER",
     "FINISHED",
     "HEAD",
     "LEGACY_WEB_FILE",
+    "LISTEN",
+    "PING",
     "PLAYING",
     "TERMINAL",
+    "TRY_LOCK",
     "UNFINISHED",
     "WEB",
+    "Append",
     "Base",
+    "ConflictError",
     "EventRow",
+    "EventWriter",
     "GameRecord",
     "GameRow",
     "HighScore",
@@ -65,6 +75,9 @@ __all__ = [
     "PlayerStats",
     "Repository",
     "ResultRow",
+    "RoomRecord",
+    "RoomStore",
+    "SeatRecord",
     "SeatRow",
     "StorageError",
     "busy_timeout",
@@ -77,4 +90,5 @@ __all__ = [
     "make_engine",
     "migrate",
     "new_uid",
+    "web_log",
 ]

@@ -35,6 +35,7 @@ from pasch.storage._models import (
     SeatRow,
     utcnow,
 )
+from pasch.storage._rooms import web_log
 
 __all__ = [
     "BUSY_TIMEOUT_ENV",
@@ -208,11 +209,21 @@ def _naive(when: datetime | None) -> datetime | None:
 
 
 def _log_of(row: GameRow) -> GameLog:
+    if row.source == WEB:  # as the server's /log endpoint gives it (one builder): the seed only once it is over
+        return web_log(
+            code=row.code,
+            rules=row.rules,
+            players=[s.name for s in row.seats],
+            kinds=[s.kind for s in row.seats],
+            actions=[e.action for e in row.events],
+            keeper=row.keeper,
+            commitment=row.commitment,
+            seed=row.seed,
+            finished=row.status == FINISHED,
+            meta=row.meta if isinstance(row.meta, dict) else None,
+            engine=row.engine,
+        )
     meta: dict[str, Any] = dict(row.meta or {})
-    if row.source == WEB:  # as the server's /log endpoint gives it: the seed only once the game is over
-        meta = {"room": row.code, "commitment": row.commitment or None}
-        if row.status == FINISHED and row.seed:
-            meta["seed"] = row.seed
     return GameLog(
         rules=row.rules,
         players=tuple(s.name for s in row.seats),

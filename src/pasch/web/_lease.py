@@ -29,12 +29,10 @@ from pathlib import Path
 from typing import IO, Any
 
 import psycopg
-from sqlalchemy import select
 from sqlalchemy.engine import make_url
-from sqlalchemy.orm import Session
 
 from pasch.errors import PaschError
-from pasch.storage import PLAYING, WEB, EventRow, GameRow, SeatRow
+from pasch.storage import PING, TRY_LOCK
 from pasch.web._relay import Relay, conninfo
 from pasch.web._service import Service
 
@@ -86,12 +84,12 @@ class Lease:
                 async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as conn:
                     while True:
                         if not self.service.leader:
-                            cur = await conn.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,))
+                            cur = await conn.execute(TRY_LOCK, (LOCK_KEY,))
                             row = await cur.fetchone()
                             if row is not None and row[0]:
                                 await self._take_over()
                         else:
-                            await conn.execute("SELECT 1")  # still connected, so still the owner
+                            await conn.execute(PING)  # still connected, so still the owner
                         await asyncio.sleep(self.every)
             except asyncio.CancelledError:
                 raise
@@ -109,7 +107,7 @@ class Lease:
         svc.leader = True
         self.takeovers += 1
         LOG.info("lease: this process now drives the bots and the sweep")
-        codes = await asyncio.to_thread(self._bot_rooms)
+        codes = await asyncio.to_thread(svc.store.bot_room_codes)
         for code in codes:
             try:
                 room = svc.rooms.get(code)
@@ -132,35 +130,13 @@ class Lease:
         if not svc.leader:
             return []
         cutoff = datetime.now(UTC) - timedelta(seconds=svc.abandon_after)
-        cached = set(svc.rooms)
-
-        def idle() -> list[str]:
-            recent = select(EventRow.id).where(EventRow.game_id == GameRow.id, EventRow.created_at > cutoff).exists()
-            with Session(svc.engine) as session:
-                rows = session.scalars(
-                    select(GameRow.code)
-                    .where(GameRow.source == WEB, GameRow.status == PLAYING, GameRow.created_at < cutoff, ~recent)
-                    .limit(limit + len(cached))
-                ).all()
-            return [c for c in rows if c and c not in cached][:limit]
-
+        cached = frozenset(svc.rooms)
         loaded = []
-        for code in await asyncio.to_thread(idle):
+        for code in await asyncio.to_thread(svc.store.idle_codes, cutoff, limit, cached):
             with contextlib.suppress(Exception):  # a broken room stays out, as at start
                 await svc.get_room(code)
                 loaded.append(code)
         return loaded
-
-    def _bot_rooms(self) -> list[str]:
-        """Codes of the unfinished rooms with a bot seat."""
-        with Session(self.service.engine) as session:
-            rows = session.scalars(
-                select(GameRow.code)
-                .join(SeatRow, SeatRow.game_id == GameRow.id)
-                .where(GameRow.source == WEB, GameRow.status == PLAYING, SeatRow.kind.like("bot%"))
-                .distinct()
-            ).all()
-        return [c for c in rows if c]
 
 
 async def stop_bots(service: Service) -> None:

@@ -31,11 +31,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
-from sqlalchemy import Engine, select, text
-from sqlalchemy.orm import Session
+from sqlalchemy import Engine
 
 from pasch.app import Pending
-from pasch.storage import EventRow, SeatRow
+from pasch.storage import EVENTS_AFTER, LISTEN
 from pasch.web._service import Room, Service
 from pasch.web._view import state_view
 from pasch.web._writer import CHANNEL
@@ -57,15 +56,6 @@ MAX_FRAMES = 20000
 
 Deliver = Callable[[Room, dict[str, Any] | str], None]
 """Sends a message to this process's own connections of a room (never to the other processes)."""
-
-
-_EV = EventRow.__tablename__
-_READ = (
-    f"SELECT e.game_id, e.seq, e.seat, e.action FROM {_EV} AS e "
-    "JOIN unnest(%s::bigint[], %s::bigint[]) AS t(id, after) ON e.game_id = t.id AND e.seq > t.after "
-    "ORDER BY e.game_id, e.seq"
-)
-"""The new events of several rooms: a constant statement (nothing to compile per batch), one index range each."""
 
 
 def conninfo(engine: Engine) -> str:
@@ -161,7 +151,7 @@ class Relay:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(LISTEN)
                     self.connected = True
                     self.want_all()  # whatever was committed while nobody here listened
                     async for note in conn.notifies():
@@ -299,7 +289,7 @@ class Relay:
             try:
                 if self._reader is None or self._reader.closed:
                     self._reader = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-                cur = await self._reader.execute(_READ, (ids, after))
+                cur = await self._reader.execute(EVENTS_AFTER, (ids, after))
                 found = await cur.fetchall()
                 break
             except psycopg.OperationalError:
@@ -366,14 +356,7 @@ class Relay:
     async def refresh_seats(self, room: Room) -> None:
         """Re-read the room's seat claims (another process may have given a seat away)."""
 
-        def read() -> list[tuple[int, str | None, bool]]:
-            with Session(self.service.engine) as session:
-                rows = session.execute(
-                    select(SeatRow.seat, SeatRow.token_hash, SeatRow.claimed).where(SeatRow.game_id == room.id)
-                ).all()
-            return [(r.seat, r.token_hash, r.claimed) for r in rows]
-
-        for seat, digest, claimed in await asyncio.to_thread(read):
+        for seat, digest, claimed in await asyncio.to_thread(self.service.store.claims, room.id):
             if 0 <= seat < len(room.seats):
                 room.seats[seat].token_hash = digest
                 room.seats[seat].claimed = claimed
@@ -414,8 +397,8 @@ class Relay:
         task.add_done_callback(self._background.discard)
 
     def _notify(self, payload: str) -> None:
-        with contextlib.suppress(Exception), self.service.engine.begin() as conn:
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+        with contextlib.suppress(Exception):
+            self.service.store.notify(CHANNEL, payload)
 
 
 def _has_bots(room: Room) -> bool:

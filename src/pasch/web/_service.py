@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import Engine
 
 from pasch._version import __version__
 from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind, win_applies
@@ -30,20 +29,17 @@ from pasch.engine import Action, GameLog, GameState, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import RuleSet
 from pasch.rules import get as get_rules
-from pasch.storage import ABANDONED, BROKEN, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
+from pasch.storage import ABANDONED, Append, ConflictError, EventWriter, RoomRecord, RoomStore, SeatRecord, web_log
 from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of, dice_stream, new_seed
 from pasch.web._hints import compute_hint
 from pasch.web._table_rules import lobby_entry, stale_message
 from pasch.web._tables import TableQueue
 from pasch.web._view import ViewCache, rules_info, state_view
-from pasch.web._writer import Append, ConflictError, EventWriter
 
 __all__ = ["ActError", "Room", "Seat", "Service", "hash_token", "rotate_tokens"]
 
 LOG = logging.getLogger("pasch.web")
 
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
 MAX_NAME = 40
 """The longest player name, everywhere (the API refuses longer ones; the seats column holds 40)."""
 FINISHED_TTL = 600.0
@@ -59,11 +55,6 @@ HINT_WAIT_LOAD = 30.0
 ahead of it)."""
 UNPLAYED_AFTER = 900.0
 """Seconds without a connection after which a room nobody ever played in (no event) is abandoned."""
-
-
-def _aware(when: datetime) -> datetime:
-    """SQLite gives naive datetimes back; they are UTC."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 class ActError(PaschError):
@@ -130,6 +121,8 @@ class Room:
     rematch_code: str | None = None
     private: bool = False
     """Not listed in the lobby: joined by its link only."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """The rest of the room's stored ``meta``: the table's options, the stand-ins of away players, the chat."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     online: dict[int, int] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
@@ -199,19 +192,17 @@ class Room:
 
     def log(self) -> GameLog:
         """The game log; its meta holds the commitment, and the seed once the game is over."""
-        meta: dict[str, Any] = {"room": self.code, "commitment": self.commitment or None}
-        if self.seed:
-            meta["dice"] = self.dice_version
-            meta["contributions"] = list(self.contributions)
-            meta["seats"] = [s.kind for s in self.seats]  # verify: a bot's seat contributes nothing
-        if self.finished and self.seed:
-            meta["seed"] = self.seed
-        return GameLog(
+        return web_log(
+            code=self.code,
             rules=self.rules,
-            players=tuple(s.name for s in self.seats),
-            actions=tuple(self.actions),
+            players=[s.name for s in self.seats],
+            kinds=[s.kind for s in self.seats],  # verify: a bot's seat contributes nothing
+            actions=self.actions,
             keeper=self.keeper,
-            meta=meta,
+            commitment=self.commitment,
+            seed=self.seed,
+            finished=self.finished,
+            meta={"dice": self.dice_version, "contributions": self.contributions, **self.extra},
         )
 
 
@@ -280,6 +271,8 @@ class Service:
         """Solver tables, prepared one at a time (bots wait for theirs; hints say 'preparing' meanwhile)."""
         self.rooms: dict[str, Room] = {}
         self.listeners: list[Listener] = []
+        self.store = RoomStore(engine)
+        """Every read and write of the rooms but the events' appends (the only SQL of the server)."""
         self.writer = EventWriter(engine)
         # -- several processes on one PostgreSQL (web/_relay.py, web/_lease.py) --
         self.leader = True
@@ -320,18 +313,15 @@ class Service:
         return "bot:optimal" if kind == WIN_BOT and not self.win_bots else kind
 
     # -- loading ---------------------------------------------------------------------------------
-    def _load(self, session: Session, row: GameRow) -> Room:
-        seats = [
-            Seat(s.seat, s.name, s.kind, s.token_hash, s.claimed)
-            for s in session.scalars(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat))
-        ]
-        actions: list[str] = []
-        last = row.created_at
-        for ev in session.scalars(select(EventRow).where(EventRow.game_id == row.id).order_by(EventRow.seq)):
-            actions.append(ev.action)
-            last = ev.created_at
-        log = GameLog(row.rules, tuple(s.name for s in seats), tuple(actions), keeper=row.keeper)
-        meta = row.meta if isinstance(row.meta, dict) else {}
+    def _build(self, rec: RoomRecord) -> Room:
+        """The cached room of a stored one: its game replayed from the log.
+
+        Raises:
+            PaschError: the log no longer replays.
+        """
+        seats = [Seat(s.seat, s.name, s.kind, s.token_hash, s.claimed) for s in rec.seats]
+        log = GameLog(rec.rules, tuple(s.name for s in seats), tuple(rec.actions), keeper=rec.keeper)
+        meta = rec.meta
         version = str(meta.get("dice") or DICE_V1)
         raw = meta.get("contributions")
         contributions: list[str | None] = [
@@ -341,27 +331,28 @@ class Service:
         match = Match.from_log(
             log,
             [self._playing(s.kind) for s in seats],
-            dice=dice_stream(row.seed, version, contributions) if row.seed else None,
+            dice=dice_stream(rec.seed, version, contributions) if rec.seed else None,
             sync_dice=True,
             undo=False,
         )
         return Room(
-            id=row.id,
-            code=row.code or "",
-            rules=row.rules,
-            keeper=row.keeper,
-            hints=row.hints,
-            seed=row.seed,
-            commitment=row.commitment,
+            id=rec.id,
+            code=rec.code,
+            rules=rec.rules,
+            keeper=rec.keeper,
+            hints=rec.hints,
+            seed=rec.seed,
+            commitment=rec.commitment,
             seats=seats,
             match=match,
-            status=row.status,
+            status=rec.status,
             dice_version=version,
             contributions=contributions,
-            rematch_of=row.rematch_of,
-            rematch_code=row.rematch_code,
-            private=bool((row.meta or {}).get("private")),
-            last_active=_aware(last),
+            rematch_of=rec.rematch_of,
+            rematch_code=rec.rematch_code,
+            private=bool(meta.get("private")),
+            last_active=rec.last_active,
+            extra={k: v for k, v in meta.items() if k not in ("dice", "contributions", "private")},
         )
 
     def resume_all(self) -> list[str]:
@@ -372,20 +363,15 @@ class Service:
         """
         codes: list[str] = []
         broken: list[int] = []
-        with Session(self.engine) as session:
-            rows = session.scalars(select(GameRow).where(GameRow.source == WEB, GameRow.status == PLAYING)).all()
-            for row in rows:
-                code = row.code or ""
-                try:
-                    self.rooms[code] = self._load(session, row)
-                except Exception as exc:  # any failure to rebuild this room must not stop the server
-                    LOG.warning("room %s is broken and left out: %s", code, exc)
-                    broken.append(row.id)
-                    continue
-                codes.append(code)
-        if broken:
-            with self.engine.begin() as conn:
-                conn.execute(update(GameRow).where(GameRow.id.in_(broken)).values(status=BROKEN))
+        for rec in self.store.playing():
+            try:
+                self.rooms[rec.code] = self._build(rec)
+            except Exception as exc:  # any failure to rebuild this room must not stop the server
+                LOG.warning("room %s is broken and left out: %s", rec.code, exc)
+                broken.append(rec.id)
+                continue
+            codes.append(rec.code)
+        self.store.mark_broken(broken)
         return codes
 
     def room(self, code: str) -> Room:
@@ -416,14 +402,13 @@ class Service:
         return self.rooms.setdefault(code, loaded)  # another task may have loaded it meanwhile
 
     def _read_room(self, code: str) -> Room:
-        with Session(self.engine) as session:
-            row = session.scalar(select(GameRow).where(GameRow.code == code, GameRow.source == WEB))
-            if row is None:
-                raise ActError("no_room", f"there is no room {code!r}")
-            try:
-                return self._load(session, row)
-            except PaschError as exc:
-                raise ActError("broken", f"room {code}'s log no longer replays ({exc}); its log is kept") from None
+        rec = self.store.load(code)
+        if rec is None:
+            raise ActError("no_room", f"there is no room {code!r}")
+        try:
+            return self._build(rec)
+        except PaschError as exc:
+            raise ActError("broken", f"room {code}'s log no longer replays ({exc}); its log is kept") from None
 
     def reload(self, code: str) -> Room:
         """Drop the cached room and rebuild it from the log (after a conflicting writer)."""
@@ -502,55 +487,19 @@ class Service:
             first = next((n for n, (_, kind) in enumerate(clean) if kind == "human"), None)
             tokens = {} if first is None else {first: secrets.token_urlsafe(24)}
         hashes: list[str | None] = [hash_token(tokens[n]) if n in tokens else None for n in range(len(clean))]
-        parent = rematch_of.code if rematch_of else None
 
-        def write_room() -> tuple[int, str]:
-            # Core statements in one transaction (no ORM unit of work): rematches come in bursts.
-            with self.engine.begin() as conn:
-                for _ in range(20):
-                    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-                    if conn.execute(select(GameRow.id).where(GameRow.code == code)).first() is None:
-                        break
-                now = datetime.now(UTC)
-                row_id: int = conn.execute(
-                    insert(GameRow)
-                    .values(
-                        uid=new_uid(),
-                        code=code,
-                        source=WEB,
-                        rules=rs.id,
-                        keeper=keeper,
-                        hints=hints,
-                        status=PLAYING,
-                        seed=seed,
-                        commitment=commitment,
-                        rematch_of=parent,
-                        engine=__version__,
-                        meta=meta,
-                        created_at=now,
-                        updated_at=now,
-                    )
-                    .returning(GameRow.id)
-                ).scalar_one()
-                conn.execute(
-                    insert(SeatRow),
-                    [
-                        {
-                            "game_id": row_id,
-                            "seat": n,
-                            "name": name,
-                            "kind": kind,
-                            "token_hash": h,
-                            "claimed": h is not None,
-                        }
-                        for n, ((name, kind), h) in enumerate(zip(clean, hashes, strict=True))
-                    ],
-                )
-                if rematch_of is not None:  # the finished room points to its rematch (same transaction)
-                    conn.execute(update(GameRow).where(GameRow.id == rematch_of.id).values(rematch_code=code))
-                return row_id, code
-
-        room_id, code = await asyncio.to_thread(write_room)
+        room_id, code = await asyncio.to_thread(
+            self.store.create,
+            rules=rs.id,
+            keeper=keeper,
+            hints=hints,
+            seed=seed,
+            commitment=commitment,
+            meta=meta,
+            seats=[(nm, k, h) for (nm, k), h in zip(clean, hashes, strict=True)],
+            engine=__version__,
+            rematch_of=(rematch_of.id, rematch_of.code) if rematch_of is not None else None,
+        )
         room = Room(
             id=room_id,
             code=code,
@@ -603,20 +552,13 @@ class Service:
             if rename:  # validated in full before anything is written: a claim that breaks the room changes nothing
                 _check_name(new_name, [s.name for s in room.seats if s.seat != target.seat])
 
-            def claim() -> None:
-                with Session(self.engine) as session, session.begin():
-                    rows = session.scalars(select(SeatRow).where(SeatRow.game_id == room.id).with_for_update()).all()
-                    row = next((r for r in rows if r.seat == target.seat), None)
-                    if row is None or row.claimed:
-                        raise ActError("room_full", f"seat {target.seat} of room {room.code} is taken")
-                    if rename:  # again, inside the transaction: another process may have renamed a seat meanwhile
-                        _check_name(new_name, [r.name for r in rows if r.seat != target.seat])
-                    row.claimed = True
-                    row.token_hash = digest
-                    if rename:
-                        row.name = new_name
+            def check(stored: list[SeatRecord]) -> None:
+                if rename:  # again, inside the transaction: another process may have renamed a seat meanwhile
+                    _check_name(new_name, [r.name for r in stored if r.seat != target.seat])
 
-            await asyncio.to_thread(claim)
+            name_now = new_name if rename else None
+            if not await asyncio.to_thread(self.store.claim, room.id, target.seat, digest, name_now, check):
+                raise ActError("room_full", f"seat {target.seat} of room {room.code} is taken")
             target.claimed = True
             target.token_hash = digest
             if rename:
@@ -661,14 +603,11 @@ class Service:
             updated = [*room.contributions]
             updated[seat] = value
 
-            def store() -> None:
-                with Session(self.engine) as session, session.begin():
-                    row = session.get(GameRow, room.id, with_for_update=True)
-                    if row is None:
-                        raise ActError("no_room", f"there is no room {room.code!r}")
-                    row.meta = {**(row.meta or {}), "dice": DICE_V2, "contributions": updated}
+            def change(meta: dict[str, Any]) -> dict[str, Any]:
+                return {**meta, "dice": DICE_V2, "contributions": updated}
 
-            await asyncio.to_thread(store)
+            if await asyncio.to_thread(self.store.update_meta, room.id, change) is None:
+                raise ActError("no_room", f"there is no room {room.code!r}")
             room.contributions[seat] = value  # the stream reads this list at its first throw
             await self._emit(room, {"type": "fair", "contributions": list(room.contributions)})
         return list(room.contributions)
@@ -683,40 +622,8 @@ class Service:
         return await asyncio.to_thread(self._lobby, limit, include)
 
     def _lobby(self, limit: int = 50, include: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-        with Session(self.engine) as session:
-            query = (
-                select(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
-                .join(SeatRow, SeatRow.game_id == GameRow.id)
-                .where(
-                    GameRow.source == WEB,
-                    GameRow.status == PLAYING,
-                    SeatRow.claimed.is_(False),
-                    SeatRow.kind == "human",
-                )
-                .group_by(GameRow.id, GameRow.code, GameRow.rules, GameRow.keeper, GameRow.created_at)
-                .order_by(GameRow.created_at.desc())
-            )
-            # Private rooms are left out here, in Python: a JSON test in SQL differs between databases (and
-            # PostgreSQL's json type cannot be grouped by). The server asks for several times the lobby's
-            # size (one row per creating address is kept), so private rooms only use up that margin.
-            rows = list(session.execute(query.limit(limit)).all())
-            if include:
-                listed = {r.code for r in rows}
-                wanted = [c for c in include if c not in listed][:limit]
-                if wanted:
-                    rows.extend(session.execute(query.where(GameRow.code.in_(wanted))).all())
-            ids = [r.id for r in rows]
-            meta: dict[int, dict[str, Any] | None] = {}
-            if ids:
-                for game_id, game_meta in session.execute(select(GameRow.id, GameRow.meta).where(GameRow.id.in_(ids))):
-                    meta[game_id] = game_meta if isinstance(game_meta, dict) else None
-            rows = [r for r in rows if not (meta.get(r.id) or {}).get("private")]
-            seats: dict[int, list[SeatRow]] = {r.id: [] for r in rows}
-            if seats:
-                for st in session.scalars(select(SeatRow).where(SeatRow.game_id.in_(seats)).order_by(SeatRow.seat)):
-                    seats[st.game_id].append(st)
         now = datetime.now(UTC)
-        return [lobby_entry(r.code, r.rules, r.keeper, _aware(r.created_at), seats[r.id], now) for r in rows]
+        return [lobby_entry(*row, now) for row in self.store.lobby(limit, include)]
 
     async def rematch(self, code: str, token: str | None) -> tuple[Room, str]:
         """A new room with the same rules and seats once the game is over; one room however many players ask.
@@ -766,14 +673,8 @@ class Service:
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
 
-        def store() -> None:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    update(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == seat).values(token_hash=digest)
-                )
-
         async with room.lock:
-            await asyncio.to_thread(store)
+            await asyncio.to_thread(self.store.set_token, room.id, seat, digest)
             room.seats[seat].token_hash = digest
             room.seats[seat].claimed = True
         return token
@@ -782,21 +683,9 @@ class Service:
         """Make a seat's token stop working (its room's lock held), here and, through the listeners' ``tokens``
         message, in every process and on every connection that holds it."""
 
-        def store() -> None:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    update(SeatRow).where(SeatRow.game_id == room.id, SeatRow.seat == seat).values(token_hash=None)
-                )
-
-        await asyncio.to_thread(store)
+        await asyncio.to_thread(self.store.set_token, room.id, seat, None)
         room.seats[seat].token_hash = None
         await self._emit(room, {"type": "tokens"})
-
-    def _expire_tokens(self, room_ids: list[int]) -> None:
-        """Forget the token hashes of rooms that are over and left (their tokens act nowhere any more)."""
-        if room_ids:
-            with self.engine.begin() as conn:
-                conn.execute(update(SeatRow).where(SeatRow.game_id.in_(room_ids)).values(token_hash=None))
 
     async def rematch_seat(self, code: str, token: str | None) -> tuple[Room, int, str]:
         """:meth:`rematch` for one seated player: the rematch room, the player's seat there and its new token.
@@ -992,7 +881,7 @@ class Service:
             if room.status != "playing" and idle >= self.token_ttl and any(x.token_hash for x in room.seats):
                 overdue.append(room)
         if overdue:
-            await asyncio.to_thread(self._expire_tokens, [r.id for r in overdue])
+            await asyncio.to_thread(self.store.expire_tokens, [r.id for r in overdue])
             for room in overdue:
                 for seat in room.seats:
                     seat.token_hash = None
@@ -1010,7 +899,7 @@ class Service:
                 and (idle >= self.abandon_after or (room.seq == 0 and idle >= self.unplayed_after))
             ):
                 cutoff = now - timedelta(seconds=min(idle, self.abandon_after))
-                if await asyncio.to_thread(self._abandon, room.id, cutoff, now):
+                if await asyncio.to_thread(self.store.abandon, room.id, cutoff, now):
                     room.status = "abandoned"
                     abandoned.append(code)
                     dropped.append(code)
@@ -1023,19 +912,8 @@ class Service:
                 del self.rooms[code]
                 expired.append(cached.id)
         # A room that is over (finished or abandoned) and that everyone left: its seat tokens expire.
-        await asyncio.to_thread(self._expire_tokens, expired)
+        await asyncio.to_thread(self.store.expire_tokens, expired)
         return {"dropped": dropped, "abandoned": abandoned}
-
-    def _abandon(self, room_id: int, cutoff: datetime, now: datetime) -> bool:
-        """Mark a room abandoned unless it is over or some process recorded an action after ``cutoff``."""
-        recent = select(EventRow.id).where(EventRow.game_id == room_id, EventRow.created_at > cutoff).exists()
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                update(GameRow)
-                .where(GameRow.id == room_id, GameRow.status == PLAYING, ~recent)
-                .values(status=ABANDONED, finished_at=now, updated_at=now)
-            )
-        return bool(done.rowcount)
 
     # -- bots ------------------------------------------------------------------------------------
     def schedule_bots(self, room: Room) -> None:

@@ -1,0 +1,272 @@
+"""The event log's writer: appends in a background thread, several actions per transaction (group commit).
+
+Every accepted action waits (``await``) for the commit of its events before it is acknowledged, so an
+acknowledged action survives a crash of the server. The database work runs in one thread with its own
+connection, off the event loop: the loop keeps serving other rooms while a commit (or an SQLite WAL
+checkpoint, or a PostgreSQL round trip) takes its time. Actions that arrive while a commit is under way go
+into the next transaction together, so under load there are fewer commits than actions.
+
+The statements are compiled once for the database's dialect and executed on the DBAPI connection: the
+hot path builds no ORM objects and no SQL. The unique ``(game_id, seq)`` constraint still decides between
+two writers (processes) that raced for the same slot: a batch that violates it is rolled back and its
+appends are retried one by one, so only the conflicting append fails (:class:`ConflictError`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Engine, bindparam, insert, update
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ClauseElement
+
+from pasch.errors import PaschError
+from pasch.storage._models import FINISHED, EventRow, GameRow, ResultRow
+
+__all__ = ["CHANNEL", "LISTEN", "Append", "ConflictError", "EventWriter"]
+
+MAX_BATCH = 512
+"""At most this many appends share one transaction."""
+CHANNEL = "pasch_events"
+"""The PostgreSQL ``NOTIFY`` channel on which committed events are announced (:mod:`pasch.web._relay`)."""
+LISTEN = f"LISTEN {CHANNEL}"
+"""PostgreSQL: the statement that subscribes a connection to :data:`CHANNEL`."""
+
+
+class ConflictError(PaschError):
+    """Another writer already recorded an event at one of the append's ``seq`` slots."""
+
+
+@dataclass(slots=True)
+class Append:
+    """The rows one accepted action adds: its events and, if it ended the game, the results.
+
+    Attributes:
+        room_id: the room's primary key (its ``games.id``).
+        first_seq: ``seq`` of the first event (the log's length before plus one).
+        events: (seat or None, action text) per event, in order.
+        at: the time stamp of the events.
+        results: (seat, name, total, rank) per seat when the game ended; the room is then marked finished.
+            Rank 1 is a winner.
+        notice: on PostgreSQL, the payload ``NOTIFY``-ed on :data:`CHANNEL` in the same transaction (so it
+            is delivered exactly when the events are committed); empty: none.
+    """
+
+    room_id: int
+    first_seq: int
+    events: list[tuple[int | None, str]]
+    at: datetime
+    results: list[tuple[int, str, int, int]] = field(default_factory=list)
+    notice: str = ""
+
+
+class _Prepared:
+    """A statement compiled once for a dialect; turns rows of values into DBAPI parameters."""
+
+    def __init__(self, stmt: ClauseElement, engine: Engine, types: Mapping[str, Any]) -> None:
+        dialect = engine.dialect
+        compiled = cast(SQLCompiler, stmt.compile(dialect=dialect))
+        self.sql = str(compiled)
+        self.order: Sequence[str] | None = list(compiled.positiontup or ()) if compiled.positional else None
+        self.processors = {
+            name: proc
+            for name, type_ in types.items()
+            if (proc := dialect.type_descriptor(type_).bind_processor(dialect)) is not None
+        }
+
+    def params(self, rows: Iterable[dict[str, Any]]) -> list[Any]:
+        out: list[Any] = []
+        for row in rows:
+            for name, proc in self.processors.items():
+                row[name] = proc(row[name])
+            out.append(tuple(row[n] for n in self.order) if self.order is not None else row)
+        return out
+
+
+class EventWriter:
+    """Appends events from the event loop; the database work happens in one background thread.
+
+    Args:
+        engine: the SQLAlchemy engine of the (migrated) database.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        ev = EventRow.__table__.c
+        rs = ResultRow.__table__.c
+        rm = GameRow.__table__.c
+        ev_cols = ("game_id", "seq", "seat", "action", "created_at")
+        self._events = _Prepared(
+            insert(EventRow).values({c: bindparam(c, type_=ev[c].type) for c in ev_cols}),
+            engine,
+            {"created_at": ev.created_at.type},
+        )
+        rs_cols = ("game_id", "seat", "name", "total", "rank", "winner")
+        self._results = _Prepared(
+            insert(ResultRow).values({c: bindparam(c, type_=rs[c].type) for c in rs_cols}),
+            engine,
+            {"winner": rs.winner.type},
+        )
+        self._finish = _Prepared(
+            update(GameRow)
+            .where(rm.id == bindparam("rid", type_=rm.id.type))
+            .values(
+                status=bindparam("st", type_=rm.status.type),
+                finished_at=bindparam("at", type_=rm.finished_at.type),
+                updated_at=bindparam("up", type_=rm.updated_at.type),
+            ),
+            engine,
+            {"at": rm.finished_at.type, "up": rm.updated_at.type},
+        )
+        # One NOTIFY per append, sent by PostgreSQL when (and only if) the transaction commits.
+        postgres = engine.dialect.name == "postgresql"
+        self._notify = f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(%s::text[]) AS p" if postgres else None
+        dbapi = engine.dialect.loaded_dbapi
+        self._integrity: type[Exception] = dbapi.IntegrityError
+        self._queue: queue.SimpleQueue[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
+            queue.SimpleQueue()
+        )
+        self._thread: threading.Thread | None = None
+        self._conn: Any = None
+        self.commits = 0
+        """Transactions committed so far (fewer than appends under load)."""
+
+    # -- the event loop's side --------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the writer thread (idempotent)."""
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="pasch-event-writer", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Finish the queued appends, then end the thread and close its connection."""
+        if self._thread is not None and self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join(30)
+        self._thread = None
+
+    async def write(self, append: Append) -> None:
+        """Append the rows in one transaction (maybe shared with other appends); return after the commit.
+
+        Raises:
+            ConflictError: another writer took one of the ``seq`` slots; nothing of this append was written.
+            Exception: the database failed (the DBAPI's error); nothing of this append was written.
+        """
+        self.start()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.put((append, done, loop))
+        await done
+
+    # -- the writer thread ------------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                break
+            batch = [item]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._write_batch(batch)
+            if stop:
+                break
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+
+    def _connection(self) -> Any:
+        if self._conn is None:
+            self._conn = self.engine.raw_connection()
+        return self._conn
+
+    def _write_batch(self, batch: list[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop]]) -> None:
+        try:
+            self._transaction([a for a, _, _ in batch])
+        except self._integrity:
+            # Someone else holds one of these slots: find which append it was, write the others.
+            for item in batch:
+                try:
+                    self._transaction([item[0]])
+                except self._integrity:
+                    _settle(item, ConflictError(f"seq {item[0].first_seq} of room {item[0].room_id} is taken"))
+                except Exception as exc:
+                    _settle(item, exc)
+                else:
+                    _settle(item, None)
+            return
+        except Exception as exc:
+            for item in batch:
+                _settle(item, exc)
+            return
+        for item in batch:
+            _settle(item, None)
+
+    def _transaction(self, appends: list[Append]) -> None:
+        conn = self._connection()
+        try:
+            cur = conn.cursor()
+            rows = [
+                {"game_id": a.room_id, "seq": n, "seat": seat, "action": text, "created_at": a.at}
+                for a in appends
+                for n, (seat, text) in enumerate(a.events, start=a.first_seq)
+            ]
+            cur.executemany(self._events.sql, self._events.params(rows))
+            for a in appends:
+                if a.results:
+                    cur.executemany(
+                        self._results.sql,
+                        self._results.params(
+                            {"game_id": a.room_id, "seat": s, "name": nm, "total": t, "rank": r, "winner": r == 1}
+                            for s, nm, t, r in a.results
+                        ),
+                    )
+                    finish = {"rid": a.room_id, "st": FINISHED, "at": a.at, "up": a.at}
+                    cur.execute(self._finish.sql, self._finish.params([finish])[0])
+            notices = [a.notice for a in appends if a.notice]
+            if notices and self._notify is not None:
+                cur.execute(self._notify, (notices,))
+            cur.close()
+            conn.commit()
+            self.commits += 1
+        except self._integrity:
+            conn.rollback()
+            raise
+        except Exception:
+            # The connection may be broken (a database restart): drop it, the next batch opens a new one.
+            with contextlib.suppress(Exception):
+                conn.rollback()
+            with contextlib.suppress(Exception):
+                conn.invalidate()
+            self._conn = None
+            raise
+
+
+def _settle(item: tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop], exc: BaseException | None) -> None:
+    _, fut, loop = item
+
+    def resolve() -> None:
+        if fut.done():
+            return
+        if exc is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(exc)
+
+    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+        loop.call_soon_threadsafe(resolve)
