@@ -77,6 +77,22 @@ def test_win_against_optimal_plays_in_the_duel_kernel() -> None:
     assert [s.bot for s in flipped.sides] == ["optimal", "win"]
 
 
+def test_duel_intervals_are_wilson_intervals_and_never_a_point() -> None:
+    from pasch.app._duel import _side, wilson
+
+    low, high = wilson(1.0, 200)  # 200 wins of 200
+    assert high == 1.0 and low == pytest.approx(0.98115, abs=1e-5) and low < 1.0
+    low, high = wilson(0.0, 200)
+    assert low == 0.0 and 0.0 < high == pytest.approx(0.01885, abs=1e-5)
+    low, high = wilson(0.5, 10)
+    assert low == pytest.approx(0.23659, abs=1e-5) and high == pytest.approx(1 - low)
+    side = _side("win", 102409, 982, 200000)  # bench/win.py's yahtzee run: 51.45 % [51.23, 51.67]
+    assert side.ci95[0] < side.win_rate < side.ci95[1]
+    assert round(100 * side.ci95[0], 2) == 51.23 and round(100 * side.ci95[1], 2) == 51.67
+    with pytest.raises(ValueError, match="games >= 1"):
+        wilson(0.5, 0)
+
+
 def test_duel_cli_json_contract() -> None:
     result = runner.invoke(app, ["duel", "--rules", RULES, "--bots", "win,optimal", "--games", "4", "--seed", "3",
                                  "--json"])  # fmt: skip

@@ -1,4 +1,4 @@
-"""Head-to-head matches of two bots: seeded two-player games, seats alternating, win rates with 95 % intervals."""
+"""Head-to-head matches of two bots: seeded two-player games, seats alternating, win rates, 95 % Wilson intervals."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 from pasch.app._seats import check_bot, make_bot, seat_kind
 from pasch.rules import RuleSet
 
-__all__ = ["DuelResult", "DuelSide", "duel"]
+__all__ = ["DuelResult", "DuelSide", "duel", "wilson"]
 
 Z95 = 1.959963984540054
 """The two-sided 95 % quantile of the normal law."""
@@ -25,8 +25,8 @@ class DuelSide:
         bot: the bot's name (``win``).
         wins: games it finished strictly ahead.
         win_rate: ``(wins + ties / 2) / games``.
-        ci95: the 95 % confidence interval of ``win_rate`` (normal approximation with the observed
-            per-game variance of 1 / 0.5 / 0 results).
+        ci95: the 95 % Wilson score interval of ``win_rate`` (see :func:`wilson`): never empty at 0 or
+            all wins (200 wins of 200 give [98.1, 100] %).
     """
 
     bot: str
@@ -55,12 +55,28 @@ class DuelResult:
     sides: tuple[DuelSide, DuelSide]
 
 
+def wilson(rate: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a share ``rate`` observed over ``games`` games.
+
+    The interval of the shares ``p`` with ``|rate - p| <= z * sqrt(p (1 - p) / games)``: unlike the normal
+    approximation around ``rate`` it does not shrink to a point at 0 or 1. A tie counts half a win; the
+    variance of a 1 / 0.5 / 0 result of mean ``p`` is at most ``p (1 - p)``, so with ties the interval is
+    conservative.
+
+    Raises:
+        ValueError: fewer than one game, or a share outside [0, 1].
+    """
+    if games < 1 or not 0.0 <= rate <= 1.0:
+        raise ValueError(f"a share of games needs games >= 1 and 0 <= rate <= 1, not {games} and {rate}")
+    z2 = z * z / games
+    centre = (rate + z2 / 2) / (1 + z2)
+    half = z / (1 + z2) * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def _side(bot: str, wins: int, ties: int, games: int) -> DuelSide:
     rate = (wins + ties / 2) / games
-    second = (wins + ties / 4) / games  # E[x^2] of results 1, 0.5, 0
-    sd = math.sqrt(max(0.0, second - rate * rate))
-    half = Z95 * sd / math.sqrt(games)
-    return DuelSide(bot, wins, rate, (max(0.0, rate - half), min(1.0, rate + half)))
+    return DuelSide(bot, wins, rate, wilson(rate, games))
 
 
 def duel(

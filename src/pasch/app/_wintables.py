@@ -13,24 +13,23 @@ build unasked:
 - missing ones are built only on request (:func:`prepare_win_tables`: the terminal app's ``w`` key, the web
   server's ``--win-hints`` queue), stored, and then memory-mapped from the cache like stored ones.
 
-Tables in use are kept per rule set (the few most recently used; see :data:`MAX_KEPT`), so a hint after the
-first costs only its own lookups.
+Tables in use are kept open per rule set by the solver's per-process cache (:data:`pasch.solver.win_cache`,
+the few most recently used; see :data:`MAX_KEPT`), the same tables ``bot:win`` plays with, so a hint or a bot
+decision after the first costs only its own lookups.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pasch.engine import GameState, State
 from pasch.errors import PaschError
 from pasch.rules import GameKind, RuleSet
+from pasch.solver import MAX_OPEN, win_cache
 
 if TYPE_CHECKING:
     from pasch.solver import Solver, SurvivalTable, TargetTable
@@ -50,8 +49,8 @@ __all__ = [
     "win_tables_ready",
 ]
 
-MAX_KEPT = 2
-"""Threshold tables kept open at once (memory-mapped: an evicted one costs a reload, not memory)."""
+MAX_KEPT = MAX_OPEN
+"""Rule sets whose win tables are kept open at once (memory-mapped: an evicted pair costs a reload, not memory)."""
 
 PEAK_FACTOR = 2.2
 """A build's peak memory over the tables' size on disk, with :data:`PEAK_BASE` for the process itself.
@@ -71,10 +70,8 @@ WinProgress = Callable[[int, int, int, int], None]
 it is built), step 2 the threshold table, step 3 the survival table (no finer progress there: ``done ==
 total == 0`` until the step is over, then ``progress(3, 3, 1, 1)``)."""
 
-_TABLES: OrderedDict[str, tuple[TargetTable, SurvivalTable]] = OrderedDict()
-_LOCKS: dict[str, threading.Lock] = {}
-T = TypeVar("T")
-_GUARD = threading.Lock()
+_TABLES: OrderedDict[str, tuple[TargetTable, SurvivalTable]] = win_cache.tables
+"""The open tables (the solver cache's own mapping, shared with ``bot:win``)."""
 
 
 class WinTablesTooBigError(PaschError):
@@ -139,8 +136,7 @@ def win_applies(state: State) -> bool:
 
 def win_tables_ready(rules: RuleSet) -> bool:
     """Whether the win tables of ``rules`` are open in this process (asking loads nothing)."""
-    with _GUARD:
-        return rules.id in _TABLES
+    return win_cache.is_open(rules.id)
 
 
 def win_tables(rules: RuleSet) -> WinTables:
@@ -157,29 +153,10 @@ def win_tables(rules: RuleSet) -> WinTables:
     return WinTables(rules.id, ready, ready or info.on_disk(), info.nbytes)
 
 
-def _keep(rid: str, pair: tuple[TargetTable, SurvivalTable]) -> None:
-    with _GUARD:
-        _TABLES[rid] = pair
-        _TABLES.move_to_end(rid)
-        while len(_TABLES) > MAX_KEPT:
-            _TABLES.popitem(last=False)
-
-
-def _mapped(load: Callable[[], T]) -> T:
-    """A table from ``load()``; one just built (held in memory) is opened again from the cache, read-only and
-    memory-mapped, so the process keeps no private copy. A cache that could not be written keeps the one in
-    memory."""
-    table = load()
-    if not isinstance(table.theta, np.memmap):  # type: ignore[attr-defined]
-        again = load()
-        if isinstance(again.theta, np.memmap):  # type: ignore[attr-defined]
-            return again
-    return table
-
-
 def win_pair(solver: Solver, progress: WinProgress | None = None) -> tuple[TargetTable, SurvivalTable]:
     """The threshold and survival tables of a solver's rule set: the open ones, else memory-mapped from the
-    cache, else built, stored and memory-mapped (minutes for a full-size rule set).
+    cache, else built, stored and memory-mapped (minutes for a full-size rule set). They are the solver's
+    per-process ones (:func:`pasch.solver.win_pair`), which ``bot:win`` reads too.
 
     Args:
         solver: the rule set's solver.
@@ -188,29 +165,13 @@ def win_pair(solver: Solver, progress: WinProgress | None = None) -> tuple[Targe
     Raises:
         RuleSetError: the solver does not handle these rules.
     """
-    from pasch.solver import survival_table, target_table
+    from pasch.solver import win_pair as open_pair
 
-    rid = solver.rules.id
-    with _GUARD:
-        got = _TABLES.get(rid)
-        if got is not None:
-            _TABLES.move_to_end(rid)
-            return got
-        lock = _LOCKS.setdefault(rid, threading.Lock())
-    with lock:  # one load or build per rule set, however many threads ask
-        with _GUARD:
-            got = _TABLES.get(rid)
-        if got is not None:
-            return got
+    def before(kind: str) -> None:
         if progress is not None:
-            progress(2, 3, 0, 0)
-        target = _mapped(lambda: target_table(solver))
-        if progress is not None:
-            progress(3, 3, 0, 0)
-        survival = _mapped(lambda: survival_table(solver))
-        pair = (target, survival)
-        _keep(rid, pair)
-        return pair
+            progress(2 if kind == "target" else 3, 3, 0, 0)
+
+    return open_pair(solver, before)
 
 
 def prepare_win_tables(rules: RuleSet, progress: WinProgress | None = None) -> WinTables:

@@ -25,7 +25,9 @@ class WinBot(Bot):
     (P(reaching t more points) under the best play for each t after this turn) weighted by that law,
     and inside the turn the bot plays the exact best policy for that value
     (:meth:`TargetTable.win_options_weights`): the same rule, bit for bit, as the duel kernel
-    (:func:`~pasch.solver.duel_win_optimal`). Alone at the table, in multi-column games and in
+    (:func:`~pasch.solver.duel_win_optimal`). Both tables are the process's open ones
+    (:data:`pasch.solver.win_cache`, shared with the hints): opened and checksum-verified once per process,
+    so a decision costs milliseconds. Alone at the table, in multi-column games and in
     Knaster it plays as :class:`OptimalBot`.
 
     Args:
@@ -46,9 +48,10 @@ class WinBot(Bot):
 
         Read off the rule set's survival table (one row per state, uint16 precision) by the kernel the
         duel kernel uses (:meth:`SurvivalTable.best_of`), not propagated forward: a bot decides
-        thousands of times per second in a duel.
+        thousands of times per second in a duel. The table is the process's open one
+        (:func:`pasch.solver.win_pair`), opened and checked once.
         """
-        from pasch.solver import survival_table
+        from pasch.solver import win_pair
 
         key = (solver.rules.id, opponents)
         with self._lock:
@@ -56,7 +59,7 @@ class WinBot(Bot):
             if got is not None:
                 self._dists.move_to_end(key)
                 return got  # type: ignore[no-any-return]
-        got = survival_table(solver).best_of(opponents)
+        got = win_pair(solver)[1].best_of(opponents)
         with self._lock:
             self._dists[key] = got
             while len(self._dists) > _CACHE_SIZE:
@@ -75,7 +78,7 @@ class WinBot(Bot):
         actions = self._decisions(state)
         if state.dice is None:
             return next((a for a in actions if isinstance(a, Roll)), actions[0])
-        from pasch.solver import target_table
+        from pasch.solver import win_pair
 
         solver = self._optimal.solver_for(rules)
         me = state.current_player
@@ -87,7 +90,7 @@ class WinBot(Bot):
             for c in (state.sheets[p].columns[0],)
         )
         base, w = self.weights(solver, opponents)
-        table = target_table(solver)
+        table = win_pair(solver)[0]  # open once per process, shared with the hints
         best = table.win_options_weights(col.scores, state.dice, state.throws_left, w, base, state.sharp, col.extra)[0]
         text = best.action_text
         for a in actions:

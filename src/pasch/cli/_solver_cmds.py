@@ -557,7 +557,7 @@ def duel_cmd(
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
-    """Seeded two-player games between two bots (seats alternate): win rates, ties and 95 % intervals."""
+    """Seeded two-player games between two bots (seats alternate): win rates, ties and 95 % Wilson intervals."""
     with guard(), _compile_notice():
         from pasch.app import duel
 
@@ -589,7 +589,7 @@ def duel_cmd(
         for s in result.sides:
             out.print(
                 f"{s.bot}: {s.wins} wins, win rate {100 * s.win_rate:.2f} % "
-                f"(95 % interval {100 * s.ci95[0]:.2f} - {100 * s.ci95[1]:.2f} %)",
+                f"(95 % Wilson interval {100 * s.ci95[0]:.2f} - {100 * s.ci95[1]:.2f} %)",
                 highlight=False,
             )
 

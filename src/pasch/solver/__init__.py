@@ -46,6 +46,7 @@ from pasch.solver._table import (
 )
 from pasch.solver._target import SurvivalTable, TargetOption, TargetTable, survival_table, target_table
 from pasch.solver._targetfile import WinFiles, win_files
+from pasch.solver._wincache import MAX_OPEN, WinCache, win_cache, win_pair
 
 KERNEL_MODULES = ("_kparts", "_kbuild", "_kone", "_kmany", "_kdist", "_ktarget", "_kwin", "_kduel")
 """The modules of the solver's Numba kernels, shared pieces first."""
@@ -62,6 +63,7 @@ one situation, of a batch, and simulation."""
 
 __all__ = [
     "KERNEL_MODULES",
+    "MAX_OPEN",
     "SLACK_VERSION",
     "SOLVER_VERSION",
     "TASKS",
@@ -76,6 +78,7 @@ __all__ = [
     "Tables",
     "TargetOption",
     "TargetTable",
+    "WinCache",
     "WinFiles",
     "box_sequence",
     "build_values",
@@ -103,7 +106,9 @@ __all__ = [
     "target_table",
     "trim_cache",
     "warm_up",
+    "win_cache",
     "win_files",
+    "win_pair",
 ]
 
 

@@ -18,10 +18,9 @@ __all__ = ["duel_decision", "duel_trace", "duel_win_optimal"]
 def _tables(solver: Solver) -> tuple[Any, ...]:
     """The kernel's arguments before the game counts: value table, tables, threshold and survival tables."""
     from pasch.solver._prep import tables
-    from pasch.solver._target import survival_table, target_table
+    from pasch.solver._wincache import win_pair
 
-    target = target_table(solver)
-    surv = survival_table(solver)
+    target, surv = win_pair(solver)  # the process's open tables: a duel in chunks opens them once
     return (
         np.ascontiguousarray(solver.values), solver.tables,
         target.theta, target.scale, target.sidx, surv.theta, surv.scale, surv.sidx,
