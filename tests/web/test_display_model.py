@@ -30,7 +30,7 @@ def test_rules_carry_rows_and_seat_kinds(server: Server) -> None:
 
 
 def test_the_page_writes_no_bot_and_no_row_of_its_own() -> None:
-    page = (STATIC / "app.js").read_text(encoding="utf-8")
+    page = "\n".join(p.read_text(encoding="utf-8") for p in sorted(STATIC.rglob("*.js")))  # the page's modules
     assert "bot:greedy" not in page and "bot:optimal" not in page and "bot:random" not in page
     assert "rules.rows.forEach" in page and "upperCount" not in page
 

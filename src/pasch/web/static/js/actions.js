@@ -1,0 +1,63 @@
+// What the player does: every action goes through act(), which names the position it was chosen on and
+// leaves it in the connection's outbox; throws are debounced.
+import { app, myTurn, render } from "./store.js";
+import { sendAction, send } from "./net.js";
+import { adviseKeep, throwAction } from "./place.js";
+import { showError } from "./view/status.js";
+
+// Two presses of Throw within this long are one decision, not two (the first may be answered already).
+export const DEBOUNCE_MS = 150;
+
+// The page sends one action per position (the server refuses a stale `at` as well) and acts with the
+// token of the seat to move (a device may hold several seats).
+export function act(action) {
+  const s = app.state;
+  if (!s || app.sentAt === s.seq || app.outbox) return false;
+  showError(null);
+  const tok = app.tokens[s.current];
+  if (!sendAction(action, s.seq, tok && s.current !== app.seat ? tok : null)) return false;
+  document.body.dataset.sent = String(s.seq);
+  if (action !== "roll" && !action.startsWith("keep")) app.lastThrow = -1e9;  // a new decision: no debounce
+  render();
+  return true;
+}
+
+// `keyed`: a key press (r, Space, or Enter/Space on the Throw button, a click with detail 0). Mouse and touch
+// need no debounce: their second click of a double click has detail 2 and is dropped by once().
+export function throwDice(keyed = false) {
+  if (!myTurn()) return;
+  const now = performance.now();
+  if (keyed && now - app.lastThrow < DEBOUNCE_MS) return;
+  const action = throwAction();
+  if (action && act(action)) app.lastThrow = now;
+}
+
+export function toggleHold(i) {
+  const s = app.state;
+  if (!myTurn() || !s.can_keep || !app.arr.length || i >= app.arr.length || app.outbox) return;
+  if (app.held.has(i)) app.held.delete(i); else app.held.add(i);
+  render();
+}
+
+export function askHint() {
+  const s = app.state;
+  if (!myTurn()) return;
+  const msg = { type: "hint" };
+  if (s.current !== app.seat && app.tokens[s.current]) msg.token = app.tokens[s.current];
+  send(msg);
+}
+
+export function applyHint() {
+  const m = app.hint;
+  if (!m || !myTurn() || !m.suggest || m.suggest === "enter") return;
+  if (m.suggest.startsWith("keep")) app.held = adviseKeep();
+  act(m.suggest);
+}
+
+// The score keeper's dice from the table: "1 3 3 5 6" (sheet games) or "3 4" (Knaster).
+export function enterDice(text, sharp) {
+  const dice = text.replace(/[^0-9]/g, "").split("").join(" ");
+  if (!dice) return false;
+  if (app.state && app.state.kind === "knaster") return act("throw " + dice);
+  return act("enter " + dice + (sharp ? " sharp" : ""));
+}

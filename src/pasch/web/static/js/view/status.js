@@ -1,0 +1,76 @@
+// The frame around the game: the room label, the connection state, whose turn it is, the seat panel, the
+// invite link, the dice commitment, and the error line.
+import { $ } from "../dom.js";
+import { app, mySeats, myTurn } from "../store.js";
+import { boxName, errorText, t } from "../lang.js";
+
+// err: {code, message} (translated at every draw, so a language switch re-renders it), {text}, or null.
+export function showError(err) {
+  app.error = err || null;
+  drawError();
+}
+function drawError() {
+  const e = app.error;
+  const text = !e ? "" : e.text !== undefined ? e.text : errorText(e.code, e.message);
+  $("error").textContent = text;
+  $("home-error").textContent = text;
+}
+
+export function renderConn() {
+  const c = app.conn;
+  const box = $("conn");
+  box.hidden = !app.code;
+  box.className = "conn conn-" + c;
+  const secs = Math.max(1, Math.round((app.retryAt - Date.now()) / 1000));
+  $("conn-text").textContent = c === "offline" ? t("conn_offline", { n: secs })
+    : c === "no_room" ? t("no_room_code", { code: app.code }) : t("conn_" + c);
+  $("retry").hidden = !(c === "offline" || c === "reconnecting");
+  $("queued").hidden = !(app.outbox && c !== "connected");
+}
+// The "next try in N s" countdown.
+setInterval(() => { if (app.conn === "offline") renderConn(); }, 1000);
+
+export function renderStatus() {
+  drawError();
+  renderConn();
+  const s = app.state, room = app.room;
+  if (app.conn === "no_room") {
+    $("status").textContent = t("no_room_code", { code: app.code });
+    $("gone").hidden = false;
+    return;
+  }
+  $("gone").hidden = true;
+  if (!s || !room) { $("status").textContent = t("conn_connecting"); return; }
+  $("room-label").textContent = room.code + " · " + room.rules.name + (room.private ? " · " + t("private") : "");
+  const mine = mySeats();
+  const free = room.seats.some((x) => !x.claimed);
+  $("seat-panel").hidden = s.terminal || (mine.length > 0 && !free);
+  $("take-seat-form").hidden = !free;
+  $("seat-panel-text").textContent = mine.length ? t("add_local") : t("watching");
+  $("take-seat").textContent = mine.length ? t("take_another") : t("take_seat");
+  $("share").textContent = t("share") + ": " + location.origin + "/r/" + room.code;
+  $("commitment").textContent = room.commitment || "—";
+  const contributed = localStorage.getItem("pasch:contribution:" + room.code);
+  const included = contributed && room.contributions && room.contributions.includes(contributed);
+  $("contribution-line").hidden = !included;
+  $("contribution").textContent = included ? contributed : "";
+  const st = $("status");
+  if (room.status === "abandoned") st.textContent = t("abandoned");
+  else if (s.terminal) st.textContent = t("game_over") + " " + overLine(s);
+  else {
+    const name = s.players[s.current];
+    const who = myTurn() ? (mine.length > 1 ? t("your_turn_name", { name }) : t("your_turn")) : t("turn_of", { name });
+    const ann = s.kind === "sheet" && s.announced !== null && s.announced !== undefined;
+    st.textContent = who + " · " + t("round", { n: s.round }) +
+      (ann ? " · " + t("announced_box", { box: boxName(room.rules.boxes[s.announced].id) }) : "");
+  }
+  st.classList.toggle("mine", myTurn());
+}
+
+export function overLine(s) {
+  const sum = app.summaryFor === app.code ? app.summary : null;
+  if (s.players.length === 1) return t("final_score", { n: s.totals[0] });
+  const names = s.outcome.winners.join(", ");
+  if (sum) return sum.tie ? t("tie", { names }) : t("winner", { names });
+  return s.outcome.winners.length > 1 ? t("tie", { names }) : t("winner", { names });
+}
