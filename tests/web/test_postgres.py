@@ -59,3 +59,38 @@ def test_two_processes_on_one_database_relay_then_refuse_the_repeat(
     assert status == 200 and len(log["actions"]) == ack["seq"]
     play(clients, stop_after=4)
     assert "Traceback" not in a.output() + b.output()
+
+
+def test_presence_counts_the_connections_of_every_process(
+    postgres: Postgres, tmp_path: Path, servers: list[Server]
+) -> None:
+    a = Server(postgres.url, tmp_path / "a")
+    b = Server(postgres.url, tmp_path / "b")
+    for s in (a, b):
+        s.data_dir.mkdir()
+        servers.append(s.start())
+    created = a.create([{"name": "Ada"}, {"name": "Bob"}])
+    code = created["code"]
+    bob_token = a.join(code)["token"]
+    ada = Client(a, code, created["token"])  # on process A
+    bob = Client(b, code, bob_token)  # on process B
+
+    def both_online(msg: dict[str, object]) -> bool:
+        seats = msg.get("seats")
+        return isinstance(seats, list) and all(s["online"] for s in seats)
+
+    for client in (ada, bob):  # each learns of the other's connection from the other process
+        while not both_online(client.recv_type("presence")):
+            pass
+    watcher = Client(b, code)  # a spectator on B counts on A too
+    while ada.recv_type("presence").get("spectators") != 1:
+        pass
+    status, room = a.request("GET", f"/api/rooms/{code}")
+    assert status == 200 and [s["online"] for s in room["room"]["seats"]] == [True, True]
+    bob.close()
+    watcher.close()
+    while True:  # B's connections are gone: A says so
+        msg = ada.recv_type("presence")
+        if not msg["seats"][1]["online"] and msg["spectators"] == 0:
+            break
+    assert "Traceback" not in a.output() + b.output()

@@ -130,7 +130,7 @@ def test_end_of_game_summary_review_and_moves(server: Server) -> None:
     assert me["decisions"] == len(review["decisions"]) >= 13
     status, moves = server.request("GET", f"/api/rooms/{code}/moves")
     assert [m["seq"] for m in moves] == list(range(1, c.state["seq"] + 1))
-    assert moves[0] == {"seq": 1, "player": 0, "action": "roll"} and moves[1]["action"].startswith("throw ")
+    assert moves[0] == {"seq": 1, "player": 0, "action": "roll", "by": None} and moves[1]["action"].startswith("throw ")
     with urllib.request.urlopen(f"{server.http}/api/rooms/{code}/log") as r:
         assert r.headers["Content-Disposition"] == f'attachment; filename="pasch-{code}.json"'
     c.close()

@@ -181,6 +181,12 @@ class RoomStore:
             rows = session.scalars(select(GameRow).where(GameRow.source == WEB, GameRow.status == PLAYING)).all()
             return [self._record(session, row) for row in rows]
 
+    def meta(self, room_id: int) -> dict[str, Any] | None:
+        """A room's stored ``meta`` (None: no such room)."""
+        with Session(self.engine) as session:
+            value = session.scalar(select(GameRow.meta).where(GameRow.id == room_id))
+        return dict(value) if isinstance(value, dict) else None
+
     def claims(self, room_id: int) -> list[tuple[int, str | None, bool]]:
         """(seat, token hash, claimed) of every seat: another process may have given a seat away."""
         with Session(self.engine) as session:

@@ -123,6 +123,7 @@ class Web:
         lease: Lease | None = None
         if engine.dialect.name == "postgresql":  # several processes may share it: relay and lease
             relay = Relay(svc, self.hub.deliver)
+            relay.counts = self.hub.counts
             self.relays.append(relay)
             lease = Lease(svc, relay)
             relay.start()

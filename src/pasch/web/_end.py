@@ -12,13 +12,14 @@ worker thread, never on the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pasch.app import Review, game_summary, review, reviewable
 from pasch.engine import Action, GameLog, State, new_game
 from pasch.errors import PaschError
 from pasch.storage import PlayerStats
+from pasch.web._manners import played_by
 
 __all__ = ["end_report", "move_list"]
 
@@ -105,9 +106,10 @@ def end_report(log: GameLog, state: State, history: Iterable[PlayerStats] = ()) 
     }
 
 
-def move_list(log: GameLog) -> list[dict[str, Any]]:
-    """Every event of the log with the seat that made it: ``[{"seq", "player", "action"}]`` (``seq`` is the
-    1-based position after the event; a server ``throw`` counts as the thrower's).
+def move_list(log: GameLog, stand_ins: Sequence[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+    """Every event of the log with the seat that made it: ``[{"seq", "player", "action", "by"}]`` (``seq`` is
+    the 1-based position after the event; a server ``throw`` counts as the thrower's; ``by`` names the stand-in
+    bot that played it for an away player, from the room's ``stand_ins``, else None).
 
     Raises:
         PaschError: the log does not replay.
@@ -115,7 +117,8 @@ def move_list(log: GameLog) -> list[dict[str, Any]]:
     state = new_game(log.rules, log.players, keeper=log.keeper)
     out: list[dict[str, Any]] = []
     for n, text in enumerate(log.actions):
-        out.append({"seq": n + 1, "player": state.current_player, "action": text})
+        player = state.current_player
+        out.append({"seq": n + 1, "player": player, "action": text, "by": played_by(stand_ins, player, n + 1)})
         try:
             state = state.apply(Action.parse(text))
         except (PaschError, ValueError) as exc:

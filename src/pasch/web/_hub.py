@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse
 from pasch.web._drain import RESTART
 from pasch.web._guard import SECURITY_HEADERS, address, json_encodable, origin_allowed
 from pasch.web._limits import LimitError
+from pasch.web._manners import PRESENCE_TTL
 from pasch.web._service import ActError, ActResult, Room
 from pasch.web._view import state_view
 
@@ -181,6 +182,9 @@ class Hub:
         token revocation and a rematch's new tokens are per connection)."""
         conns = self.conns.get(room.code, ())
         kind = message.get("type") if isinstance(message, dict) else None
+        if kind in ("away", "presence") and isinstance(message, dict) and "seats" not in message:
+            message = self.presence(room)  # who is there changed: the room's presence as this process sees it
+            kind = "presence"
         if isinstance(message, dict) and kind == "tokens":  # a token stopped working: its seats go
             for conn in conns:
                 if conn.revoked(room):
@@ -207,6 +211,46 @@ class Hub:
     def seats_message(room: Room) -> dict[str, Any]:
         """The ``seats`` frame of a room."""
         return {"type": "seats", "seats": room.info()["seats"]}
+
+    def counts(self, room: Room) -> dict[str, Any]:
+        """This process's own presence in a room: connections per seat, and spectators."""
+        seats = {str(s): n for s, n in room.online.items() if n > 0}
+        spectators = sum(1 for c in self.conns.get(room.code, ()) if c.seat is None)
+        return {"type": "presence", "counts": seats, "spectators": spectators}
+
+    def presence(self, room: Room) -> dict[str, Any]:
+        """The ``presence`` frame: who is connected to the room across all processes, who is away."""
+        limit = time.monotonic() - PRESENCE_TTL
+        spectators = self.counts(room)["spectators"] + sum(n for at, _, n in room.remote.values() if at >= limit)
+        seats = [
+            {
+                "seat": s.seat,
+                "online": room.present(s.seat) > 0 or s.is_bot,
+                "away": s.seat in room.away,
+                "by": room.away.get(s.seat),
+            }
+            for s in room.seats
+        ]
+        return {"type": "presence", "seats": seats, "spectators": spectators}
+
+    async def presence_changed(self, room: Room, seats: bool = False) -> None:
+        """Tell the room (and the other processes) that this process's connections to it changed."""
+        if seats:
+            await self.broadcast(room, self.seats_message(room))
+        self.deliver(room, self.presence(room))
+        for relay in self.web.relays:
+            relay.publish(room, self.counts(room))
+
+    def welcome(self, room: Room, seat: int | None, ref: Any = None) -> dict[str, Any]:
+        """The ``welcome`` frame: the seat, room, state, presence, turn clock and the last chat lines."""
+        presence = self.presence(room)
+        out: dict[str, Any] = {"type": "welcome", "seat": seat, "room": room.info()}
+        out["state"] = state_view(room.state, room.seq)
+        out["presence"] = {"seats": presence["seats"], "spectators": presence["spectators"]}
+        out.update(self.web.service.table.welcome(room))
+        if ref is not None:
+            out["id"] = ref
+        return out
 
     def close_all(self) -> list[Conn]:
         """Close every connection (draining: code 1012, after what is queued)."""
@@ -274,7 +318,8 @@ class Hub:
         room.watchers += 1
         room.last_active = datetime.now(UTC)
         writer = asyncio.get_running_loop().create_task(conn.writer())
-        conn.send({"type": "welcome", "seat": None, "room": room.info(), "state": state_view(room.state, room.seq)})
+        conn.send(self.welcome(room, None))
+        await self.presence_changed(room)  # one spectator more
         try:
             while not conn.closed:
                 raw = await ws.receive()
@@ -326,9 +371,10 @@ class Hub:
         live = self.web.service.rooms.get(room.code) or room
         live.watchers -= 1
         live.last_active = datetime.now(UTC)
-        if conn.seat is not None:
+        seated = conn.seat is not None
+        if seated:
             self._set_seats(live, conn, None, set())
-            await self.broadcast(live, self.seats_message(live))
+        await self.presence_changed(live, seats=seated)
         conn.closed = True
         with contextlib.suppress(asyncio.QueueFull):
             conn.queue.put_nowait(None)
@@ -402,10 +448,9 @@ async def on_join(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: An
     # The token hash of each seat held: a seat whose token is revoked (a rematch exchange, expiry, in any
     # process) leaves this connection (Conn.revoked).
     conn.hashes = {s: room.seats[s].token_hash for s in conn.held}
-    state = state_view(room.state, room.seq)
-    conn.send({"type": "welcome", "id": ref, "seat": seat, "room": room.info(), "state": state})
+    conn.send(hub.welcome(room, seat, ref))
     if changed:  # who is online changed: tell everyone (a repeated join changes nothing)
-        await hub.broadcast(room, hub.seats_message(room))
+        await hub.presence_changed(room, seats=True)
 
 
 async def on_act(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: Any) -> None:
@@ -451,6 +496,32 @@ async def on_contribute(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], r
     conn.send({"type": "contributed", "id": ref, "seat": conn.seat, "contributions": contributions})
 
 
+async def _seat(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any]) -> int | None:
+    """The seat a message speaks for: its ``token``'s when it has one (a device holding several seats), else
+    the connection's."""
+    token = msg.get("token")
+    if token is None:
+        return conn.seat
+    seat = await hub.seat_of(room, token) if isinstance(token, str) else None
+    if seat is None:
+        raise ActError("bad_token", "wrong seat token; nothing was done")
+    return seat
+
+
+async def on_start(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: Any) -> None:
+    await hub.web.service.table.start(room.code, await _seat(hub, conn, room, msg))
+
+
+async def on_back(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: Any) -> None:
+    seat = await _seat(hub, conn, room, msg)
+    if not await hub.web.service.table.back(room.code, seat):
+        conn.send(hub.presence(room) | {"id": ref})  # not away: the answer is who is there
+
+
+async def on_chat(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: Any) -> None:
+    await hub.web.service.table.chat(room.code, conn.seat, msg.get("text"))
+
+
 HANDLERS: dict[str, Handler] = {
     "ping": on_ping,
     "state": on_state,
@@ -459,5 +530,8 @@ HANDLERS: dict[str, Handler] = {
     "hint": on_hint,
     "rematch": on_rematch,
     "contribute": on_contribute,
+    "start": on_start,
+    "back": on_back,
+    "chat": on_chat,
 }
 """The websocket protocol's client messages (docs/protocol.md), one handler each."""

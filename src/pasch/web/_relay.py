@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import Any
@@ -35,6 +36,7 @@ from sqlalchemy import Engine
 
 from pasch.app import Pending
 from pasch.storage import EVENTS_AFTER, LISTEN
+from pasch.web._manners import CHAT_KEEP, PRESENCE_TTL, STAND_IN
 from pasch.web._service import Room, Service
 from pasch.web._view import state_view
 from pasch.web._writer import CHANNEL
@@ -50,6 +52,8 @@ RETRY = 1.0
 CHUNK = 1000
 MAX_PAYLOAD = 7900
 """PostgreSQL's notification payloads are shorter than 8000 bytes."""
+FORWARDED = frozenset({"presence", "clock", "chat", "table", "away"})
+"""Frames of the table's manners forwarded to the other processes as they are."""
 MAX_FRAMES = 20000
 """Frames kept from notifications until their events are read (a bound, should many go unused)."""
 """Rooms read per query when many catch up at once."""
@@ -71,7 +75,8 @@ def notice(room: Room, pending: Pending, view: dict[str, Any]) -> str:
     logged events sends that text instead of drawing the state again.
     """
     state = pending.state
-    bot = not state.is_terminal and not state.is_chance_node and room.seats[state.current_player].is_bot
+    bot = not state.is_terminal and not state.is_chance_node
+    bot = bot and (room.seats[state.current_player].is_bot or state.current_player in room.away)
     head = f"e {room.code} {pending.at + len(pending.events)} {int(bot)}"
     frame = {"type": "update", "by": pending.events[0][0], "events": [t for _, t in pending.events], "state": view}
     text = json.dumps(frame, separators=(",", ":"))
@@ -122,6 +127,8 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[Any]] = set()
         self._reader: psycopg.AsyncConnection[Any] | None = None
+        self.counts: Callable[[Room], dict[str, Any]] | None = None
+        """This process's presence counts of a room (set by the hub), repeated every :data:`POLL` seconds."""
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -168,6 +175,7 @@ class Relay:
         while True:
             await asyncio.sleep(POLL)
             self.want_all()
+            self.republish()
 
     def want_all(self) -> None:
         """Catch up every room this process serves (watched, or whose bots it drives) from the log."""
@@ -195,7 +203,7 @@ class Relay:
             code, _, body = rest.partition(" ")
             if token != self.token:
                 with contextlib.suppress(ValueError):
-                    self._on_message(code, json.loads(body))
+                    self._on_message(code, json.loads(body), token)
 
     def _on_events(self, code: str, seq: int, bot: bool) -> None:
         svc = self.service
@@ -217,9 +225,34 @@ class Relay:
         else:
             del svc.rooms[code]  # nobody here needs it: the next request reloads it from the log
 
-    def _on_message(self, code: str, message: Any) -> None:
+    def _on_message(self, code: str, message: Any, sender: str = "") -> None:
         room = self.service.rooms.get(code)
         if room is None or not isinstance(message, dict):
+            return
+        kind = message.get("type")
+        if kind == "presence":  # another process's connections to the room
+            with contextlib.suppress(TypeError, ValueError, AttributeError):
+                counts = {int(k): int(v) for k, v in dict(message.get("counts") or {}).items()}
+                room.remote[sender] = (time.monotonic(), counts, int(message.get("spectators") or 0))
+                self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
+                self.deliver(room, {"type": "presence"})
+            return
+        if kind == "clock":
+            room.clock = (
+                None
+                if message.get("seat") is None
+                else {k: message.get(k) for k in ("seat", "seq", "seconds", "deadline")}
+            )
+            self.deliver(room, message)
+            return
+        if kind == "chat":
+            room.extra["chat"] = [*(room.extra.get("chat") or []), {k: v for k, v in message.items() if k != "type"}][
+                -CHAT_KEEP:
+            ]
+            self.deliver(room, message)
+            return
+        if kind in ("table", "away"):  # the host's start, a seat away or back: read the room's meta again
+            self._spawn(self._refresh_meta(room, message))
             return
         if message.get("type") == "rematch" and isinstance(message.get("code"), str):
             room.rematch_code = message["code"]
@@ -228,6 +261,36 @@ class Relay:
             self._spawn(self._resend_seats(room))
         elif message.get("type") == "tokens":  # a token revoked elsewhere: it must stop acting here too
             self._spawn(self._revoke_here(room))
+
+    async def _refresh_meta(self, room: Room, message: dict[str, Any]) -> None:
+        meta = await asyncio.to_thread(self.service.store.meta, room.id)
+        if meta is None:
+            return
+        for key in ("started_by", "stand_ins"):
+            if key in meta:
+                room.extra[key] = meta[key]
+        room.away = {
+            s["seat"]: str(s.get("bot") or STAND_IN)
+            for s in meta.get("stand_ins") or []
+            if isinstance(s, dict) and isinstance(s.get("seat"), int) and s.get("to") is None
+        }
+        self.deliver(room, message)
+        if self.service.leader:
+            self.service.schedule_bots(room)
+
+    def republish(self) -> None:
+        """Repeat this process's presence in every room it serves, and forget other processes' counts that were
+        not repeated (a process that died)."""
+        limit = time.monotonic() - PRESENCE_TTL
+        for room in list(self.service.rooms.values()):
+            if self.counts is not None and room.watchers > 0:
+                self.publish(room, self.counts(room))
+            stale = [k for k, (at, _, _) in room.remote.items() if at < limit]
+            for k in stale:
+                del room.remote[k]
+            if stale and room.watchers > 0:
+                self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
+                self.deliver(room, {"type": "presence"})
 
     async def _revoke_here(self, room: Room) -> None:
         await self.refresh_seats(room)
@@ -380,6 +443,11 @@ class Relay:
             if len(self._claims) >= MAX_FRAMES:
                 self._claims.clear()
             self._claims[room.code] = claims
+        elif kind in FORWARDED:  # small frames of the table's manners: as they are
+            payload = f"m {self.token} {room.code} {json.dumps(message, separators=(',', ':'))}"
+            if len(payload) < MAX_PAYLOAD:
+                self._spawn(asyncio.to_thread(self._notify, payload))
+            return
         elif kind not in ("rematch", "tokens"):
             return
         body = {"type": message["type"], "code": message.get("code")}

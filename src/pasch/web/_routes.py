@@ -20,6 +20,7 @@ from pasch.rules import get as get_rules
 from pasch.web._context import Web, web_of
 from pasch.web._end import end_report, move_list
 from pasch.web._guard import Text, address, http_error
+from pasch.web._manners import CLOCK_MAX, CLOCK_MIN
 from pasch.web._service import MAX_NAME, ActError, Room
 from pasch.web._view import rules_info, state_view
 
@@ -62,6 +63,11 @@ class CreateRoom(BaseModel):
     hints: bool = Field(False, description="allow the hint panel")
     keeper: bool = Field(False, description="score-keeper room: the table enters real dice")
     private: bool = Field(False, description="keep the room out of the lobby (joined by its link only)")
+    wait: bool = Field(False, description="a waiting room: the first throw waits until everyone is there")
+    clock: int = Field(
+        0, ge=0, le=CLOCK_MAX, description=f"seconds per turn before a stand-in plays (0: off; else {CLOCK_MIN}+)"
+    )
+    stand_in: Text | None = Field(None, max_length=40, description="the bot that plays for an away player")
 
 
 class CreatedRoom(BaseModel):
@@ -195,6 +201,9 @@ async def create_room(body: CreateRoom, request: Request, web: WebDep) -> Create
             hints=body.hints,
             keeper=body.keeper,
             private=body.private,
+            wait=body.wait,
+            clock=body.clock,
+            stand_in=body.stand_in,
         )
     except BaseException:
         web.limiter.failed(client)
@@ -277,7 +286,7 @@ async def room_log(room: RoomDep) -> Response:
 async def room_moves(room: RoomDep) -> list[dict[str, Any]]:
     """Every event so far with the seat that made it (``[{seq, player, action, by}]``), for the move log."""
     try:
-        return await asyncio.to_thread(move_list, room.log())
+        return await asyncio.to_thread(move_list, room.log(), room.extra.get("stand_ins") or [])
     except PaschError as exc:
         raise HTTPException(409, detail={"code": "broken", "message": str(exc)}) from None
 

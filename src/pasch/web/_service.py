@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -32,6 +33,8 @@ from pasch.rules import get as get_rules
 from pasch.storage import ABANDONED, Append, ConflictError, EventWriter, RoomRecord, RoomStore, SeatRecord, web_log
 from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of, dice_stream, new_seed
 from pasch.web._hints import compute_hint
+from pasch.web._manners import PRESENCE_TTL, STAND_IN, ActError, ChatPace, table_info, waiting_for
+from pasch.web._table import Table
 from pasch.web._table_rules import lobby_entry, stale_message
 from pasch.web._tables import TableQueue
 from pasch.web._view import ViewCache, rules_info, state_view
@@ -55,15 +58,6 @@ HINT_WAIT_LOAD = 30.0
 ahead of it)."""
 UNPLAYED_AFTER = 900.0
 """Seconds without a connection after which a room nobody ever played in (no event) is abandoned."""
-
-
-class ActError(PaschError):
-    """An action or request the server refuses; ``code`` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def rotate_tokens(seats: list[Seat]) -> dict[int, str]:
@@ -131,6 +125,29 @@ class Room:
     """Open websocket connections to the room (players and spectators)."""
     last_active: datetime = field(default_factory=lambda: datetime.now(UTC))
     """The last action, connection or disconnection (from the log when loaded)."""
+    away: dict[int, str] = field(default_factory=dict)
+    """Seats whose turn clock ran out, with the bot that plays for each until its player is back."""
+    clock: dict[str, Any] | None = None
+    """The running turn clock's frame (``seat``, ``seq``, ``seconds``, ``deadline``), None when none runs."""
+    clock_task: asyncio.Task[None] | None = None
+    clock_key: tuple[int, int] | None = None
+    """(seat, turn) the clock runs for: the same turn of the same seat keeps its deadline."""
+    remote: dict[str, tuple[float, dict[int, int], int]] = field(default_factory=dict)
+    """Other processes' presence counts: process -> (time received, connections per seat, spectators)."""
+    chat_pace: ChatPace = field(default_factory=ChatPace)
+
+    def carry(self, old: Room) -> None:
+        """Take over what only memory holds from the room this one replaces (a reload from the log)."""
+        self.online, self.lock, self.bot_task, self.watchers = old.online, old.lock, old.bot_task, old.watchers
+        self.clock, self.clock_task, self.clock_key = old.clock, old.clock_task, old.clock_key
+        self.remote, self.chat_pace = old.remote, old.chat_pace
+
+    def present(self, seat: int) -> int:
+        """Connections that hold a seat, in every process (other processes' counts expire)."""
+        limit = time.monotonic() - PRESENCE_TTL
+        return self.online.get(seat, 0) + sum(
+            counts.get(seat, 0) for stamp, counts, _ in self.remote.values() if stamp >= limit
+        )
 
     @property
     def state(self) -> State:
@@ -184,10 +201,12 @@ class Room:
                     "name": s.name,
                     "kind": s.kind,
                     "claimed": s.claimed or s.is_bot,
-                    "online": self.online.get(s.seat, 0) > 0 or s.is_bot,
+                    "online": self.present(s.seat) > 0 or s.is_bot,
+                    "away": s.seat in self.away,
                 }
                 for s in self.seats
             ],
+            "table": table_info(self),
         }
 
     def log(self) -> GameLog:
@@ -271,6 +290,8 @@ class Service:
         """Solver tables, prepared one at a time (bots wait for theirs; hints say 'preparing' meanwhile)."""
         self.rooms: dict[str, Room] = {}
         self.listeners: list[Listener] = []
+        self.table = Table(self)
+        """The table's manners: the waiting room, the turn clock and its stand-ins, the chat."""
         self.store = RoomStore(engine)
         """Every read and write of the rooms but the events' appends (the only SQL of the server)."""
         self.writer = EventWriter(engine)
@@ -353,6 +374,11 @@ class Service:
             private=bool(meta.get("private")),
             last_active=rec.last_active,
             extra={k: v for k, v in meta.items() if k not in ("dice", "contributions", "private")},
+            away={
+                s["seat"]: self._playing(str(s.get("bot") or STAND_IN))
+                for s in meta.get("stand_ins") or []
+                if isinstance(s, dict) and isinstance(s.get("seat"), int) and s.get("to") is None
+            },
         )
 
     def resume_all(self) -> list[str]:
@@ -415,10 +441,7 @@ class Service:
         old = self.rooms.pop(code, None)
         room = self.room(code)
         if old is not None:
-            room.online = old.online
-            room.lock = old.lock
-            room.bot_task = old.bot_task
-            room.watchers = old.watchers
+            room.carry(old)
         return room
 
     # -- rooms -----------------------------------------------------------------------------------
@@ -431,6 +454,9 @@ class Service:
         keeper: bool = False,
         rematch_of: Room | None = None,
         private: bool = False,
+        wait: bool = False,
+        clock: int = 0,
+        stand_in: str | None = None,
     ) -> tuple[Room, dict[int, str]]:
         """Create a room and start its game.
 
@@ -442,6 +468,9 @@ class Service:
             rematch_of: the finished room this one replays: each seat of it that was claimed gets a new token
                 (:func:`rotate_tokens`; the old ones do not act in the new room).
             private: keep the room out of the lobby (joined by its link only).
+            wait: a waiting room: the first action waits until everyone is there or the host starts.
+            clock: seconds each human seat has for a turn before its stand-in plays (0: no clock).
+            stand_in: the bot kind that plays for an away player (default ``bot:optimal``).
 
         Returns:
             The room and, by seat, the token of the first human seat (claimed for the creator), or in a rematch
@@ -481,6 +510,8 @@ class Service:
         meta: dict[str, Any] = {"dice": DICE_V2, "contributions": contributions} if seed else {}
         if private:
             meta["private"] = True
+        options = self.table.options(rs, wait=wait, clock=clock, stand_in=stand_in)
+        meta.update(options)
         if rematch_of is not None:
             tokens = rotate_tokens(rematch_of.seats)
         else:
@@ -520,6 +551,7 @@ class Service:
             contributions=contributions,
             rematch_of=rematch_of.code if rematch_of else None,
             private=private,
+            extra=dict(options),
         )
         self.rooms[code] = room
         return room, tokens
@@ -563,13 +595,11 @@ class Service:
             target.token_hash = digest
             if rename:
                 fresh = await asyncio.to_thread(self._read_room, room.code)
-                fresh.online, fresh.lock, fresh.bot_task, fresh.watchers = (
-                    room.online,
-                    room.lock,
-                    room.bot_task,
-                    room.watchers,
-                )
+                fresh.carry(room)
                 self.rooms[room.code] = fresh
+                room = fresh
+            await self.table.changed(room)
+        self.schedule_bots(room)
         return target.seat, token
 
     async def contribute(self, code: str, seat: int | None, text: Any) -> list[str | None]:
@@ -610,6 +640,8 @@ class Service:
                 raise ActError("no_room", f"there is no room {room.code!r}")
             room.contributions[seat] = value  # the stream reads this list at its first throw
             await self._emit(room, {"type": "fair", "contributions": list(room.contributions)})
+            await self.table.changed(room)
+        self.schedule_bots(room)
         return list(room.contributions)
 
     async def lobby(self, limit: int = 50, include: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
@@ -661,6 +693,9 @@ class Service:
                 keeper=room.keeper,
                 rematch_of=room,
                 private=room.private,
+                wait=bool(room.extra.get("wait")),
+                clock=int(room.extra.get("clock") or 0),
+                stand_in=room.extra.get("stand_in"),
             )
             room.rematch_code = new.code
             await self._emit(room, {"type": "rematch", "code": new.code, "tokens": tokens})
@@ -723,6 +758,9 @@ class Service:
                 ``illegal``, ``no_throw``, ``game_over``, ``stale`` or ``conflict``); nothing changed.
         """
         room = await self.get_room(code)
+        if seat is not None and seat in room.away:  # the player acts: they are back, their stand-in stops
+            await self.table.back(room.code, seat)
+            room = await self.get_room(code)
         # Shielded: once its events are being written, the action completes (cache, ack, broadcast) even if
         # the connection that sent it is torn down meanwhile, so the cache never falls behind the log.
         task = asyncio.ensure_future(self._act_task(room, seat, text, on_commit, at))
@@ -737,17 +775,21 @@ class Service:
         text: str,
         on_commit: Callable[[ActResult], None] | None,
         at: int | None = None,
+        stand_in: str | None = None,
     ) -> ActResult:
         async with room.lock:
             room = self.rooms.get(room.code, room)  # reloaded while we waited (a conflict): the fresh one
             stale = stale_message(room.seq, at, text)
             if stale is not None:
                 raise ActError("stale", stale)
+            if stand_in is not None and room.away.get(seat if seat is not None else -1) != stand_in:
+                raise ActError("conflict", "the player is back; their stand-in does not act")
             result = await self._commit(room, seat, text)
             if on_commit is not None:
                 on_commit(result)
             # Listeners only queue the message, so updates leave in the order of the log.
             await self._emit(room, {"type": "update", "by": seat, "events": result.events, "state": result.view})
+            await self.table.arm(room)
         return result
 
     def _validate(self, room: Room, seat: int | None, text: str) -> Pending:
@@ -755,6 +797,9 @@ class Service:
         stream); nothing of the room changes until :meth:`Match.commit`."""
         if seat is None:
             raise ActError("spectator", "spectators watch; join a seat to play")
+        waiting = waiting_for(room)
+        if waiting is not None:
+            raise ActError("waiting", f"the game has not started: {waiting} (the host may start it now)")
         if room.status == ABANDONED:
             raise ActError("abandoned", "this game was abandoned (nobody played it for a long time); start a new one")
         try:
@@ -919,7 +964,8 @@ class Service:
     def schedule_bots(self, room: Room) -> None:
         """Start the room's bot task if a bot is to act and none is running."""
         room = self.rooms.get(room.code, room)  # the cached object, should the room have been reloaded
-        if not room.match.bot_to_move:
+        self.table.arm_soon(room)
+        if self.table.turn(room) is None:
             return
         if not self.leader:  # another process drives the bots; it learns of moves from the commits' notices
             if room.seq == 0 and self.wake_leader is not None:  # ... but a new room has had no commit yet
@@ -945,8 +991,10 @@ class Service:
     async def _bot_loop(self, code: str) -> None:
         async def apply(turn: BotTurn, action: Action) -> bool:
             room = self.room(code)
+            stand_in = None if room.seats[turn.seat].is_bot else room.away.get(turn.seat, "")
             try:
-                await asyncio.shield(asyncio.ensure_future(self._act_task(room, turn.seat, str(action), None)))
+                task = self._act_task(room, turn.seat, str(action), None, stand_in=stand_in)
+                await asyncio.shield(asyncio.ensure_future(task))
             except ActError:
                 return False  # a conflict: the room was reloaded; look again
             return True
@@ -955,7 +1003,7 @@ class Service:
         # The bots' solver table comes through the queue (one build at a time), waited for without a thread.
         await self.tables.ensure(self.room(code).state.rules)
         # The room is looked up afresh each time: a conflict may have reloaded it meanwhile.
-        await play_bots(lambda: self.room(code).match.bot_turn(), apply, delay=self.bot_delay)
+        await play_bots(lambda: self.table.turn(self.room(code)), apply, delay=self.bot_delay)
 
     # -- broadcasting ----------------------------------------------------------------------------
     async def _emit(self, room: Room, message: dict[str, Any]) -> None:
