@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pasch.errors import PaschError
 
 if TYPE_CHECKING:
-    from pasch.web._service import Room
+    from pasch.web._room import Room
 
 __all__ = [
     "CHAT_BURST",
