@@ -113,8 +113,9 @@ async def _player(ws_base: str, code: str, token: str, seat: int, think: float, 
             async for raw in ws:
                 msg = json.loads(raw)
                 kind = msg["type"]
-                if kind == "rematch":
+                if kind == "rematch":  # tokens rotate on a rematch: each seat follows with its new one
                     code = msg["code"]
+                    token = msg.get("token") or token
                     break
                 if kind == "error":
                     st.errors += 1
@@ -267,6 +268,7 @@ def _start_server(db: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     cmd += ["--port", str(port), "--db", db, "--bot-delay", "0"]
     # One address plays every room here: the per-address limits (bench/abuse.py measures them) are off.
     cmd += ["--rooms-per-minute", "0", "--open-rooms", "0", "--conns-per-room", "0", "--conns-per-address", "0"]
+    cmd += ["--sockets-per-address", "0"]
     server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     http = f"http://127.0.0.1:{port}"
     for _ in range(600):
