@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,4 +94,34 @@ def test_presence_counts_the_connections_of_every_process(
         msg = ada.recv_type("presence")
         if not msg["seats"][1]["online"] and msg["spectators"] == 0:
             break
+    assert "Traceback" not in a.output() + b.output()
+
+
+def test_the_turn_clock_and_its_stand_in_work_across_processes(
+    postgres: Postgres, tmp_path: Path, servers: list[Server]
+) -> None:
+    a = Server(postgres.url, tmp_path / "a")
+    b = Server(postgres.url, tmp_path / "b")
+    for s in (a, b):
+        s.data_dir.mkdir()
+        servers.append(s.start())
+    created = b.create([{"name": "Ada"}, {"name": "Bob"}], clock=15, stand_in="bot:greedy")
+    code = created["code"]
+    bob_token = a.join(code)["token"]
+    ada = Client(b, code, created["token"])
+    bob = Client(a, code, bob_token)
+
+    def away(msg: dict[str, Any]) -> bool | None:
+        return msg["seats"][0]["away"] if msg.get("type") == "presence" else None
+
+    while not away(bob.recv_type("presence")):  # Ada's 15 s run out (whichever process drives the clocks)
+        pass
+    while bob.recv_type("update")["by"] != 0:  # her stand-in plays
+        pass
+    ada.send({"type": "back"})
+    while away(bob.recv_type("presence")) is not False:
+        pass
+    status, log = a.request("GET", f"/api/rooms/{code}/log")
+    assert status == 200 and log["meta"]["stand_ins"][0]["seat"] == 0
+    assert log["meta"]["stand_ins"][0]["bot"] == "bot:greedy"
     assert "Traceback" not in a.output() + b.output()

@@ -70,13 +70,13 @@ def conninfo(engine: Engine) -> str:
 def notice(room: Room, pending: Pending, view: dict[str, Any]) -> str:
     """The payload that announces a commit: ``e CODE SEQ BOT FRAME``.
 
-    SEQ is the log's new length, BOT 1 when a bot is to move, FRAME the ``update`` frame the committing
-    process sends (left out when the payload would be too long): a process whose game reaches SEQ by the
-    logged events sends that text instead of drawing the state again.
+    SEQ is the log's new length, BOT 1 when a bot is to move or a turn clock (and its stand-in) is to run,
+    FRAME the ``update`` frame the committing process sends (left out when the payload would be too long): a
+    process whose game reaches SEQ by the logged events sends that text instead of drawing the state again.
     """
     state = pending.state
     bot = not state.is_terminal and not state.is_chance_node
-    bot = bot and (room.seats[state.current_player].is_bot or state.current_player in room.away)
+    bot = bot and (room.seats[state.current_player].is_bot or bool(room.extra.get("clock")))
     head = f"e {room.code} {pending.at + len(pending.events)} {int(bot)}"
     frame = {"type": "update", "by": pending.events[0][0], "events": [t for _, t in pending.events], "state": view}
     text = json.dumps(frame, separators=(",", ":"))
@@ -470,4 +470,5 @@ class Relay:
 
 
 def _has_bots(room: Room) -> bool:
-    return any(s.is_bot for s in room.seats)
+    """Whether the bots' owner drives something in the room: a bot seat, or a turn clock (and its stand-ins)."""
+    return bool(room.extra.get("clock")) or any(s.is_bot for s in room.seats)

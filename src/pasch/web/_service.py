@@ -798,11 +798,13 @@ class Service:
         """Start the room's bot task if a bot is to act and none is running."""
         room = self.rooms.get(room.code, room)  # the cached object, should the room have been reloaded
         self.table.arm_soon(room)
-        if self.table.turn(room) is None:
+        turn = self.table.turn(room)
+        if not self.leader:  # another process drives the bots and clocks; it learns of moves from the notices
+            timed = bool(room.extra.get("clock"))
+            if room.seq == 0 and self.wake_leader is not None and (turn is not None or timed):
+                self.wake_leader(room)  # ... but a new room has had no commit yet
             return
-        if not self.leader:  # another process drives the bots; it learns of moves from the commits' notices
-            if room.seq == 0 and self.wake_leader is not None:  # ... but a new room has had no commit yet
-                self.wake_leader(room)
+        if turn is None:
             return
         if room.bot_task is not None and not room.bot_task.done():
             return
