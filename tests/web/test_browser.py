@@ -45,6 +45,12 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+def open_more_options(page: Any) -> None:
+    """Unfold the home page's full form (the first choices are one tap each; the seats are under here)."""
+    if page.get_attribute("#more-options", "open") is None:
+        page.click("#more-options > summary")
+
+
 def seq(page: Any) -> int:
     return int(page.get_attribute("body", "data-seq") or -1)
 
@@ -74,6 +80,7 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
         p.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     ada.goto(server.http + "/")
     ada.wait_for_selector("#rules option", state="attached")
+    open_more_options(ada)
     ada.select_option("#rules", "kniffel")
     names = ada.locator("#seats .seat-name")
     names.nth(0).fill("Ada")
@@ -156,6 +163,7 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
 def _create_vs_bot(page: Any, server: Server, rules: str) -> None:
     page.goto(server.http + "/")
     page.wait_for_selector(f"#rules option[value='{rules}']", state="attached")
+    open_more_options(page)
     page.select_option("#rules", rules)
     page.locator("#seats .seat-name").nth(0).fill("Ada")
     page.locator("#seats .seat-name").nth(1).fill("Robo")
@@ -270,6 +278,7 @@ def test_knaster_score_keeper_enters_the_tables_dice(browser: Any, server: Serve
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.http + "/")
     page.wait_for_selector("#rules option[value='knaster']", state="attached")
+    open_more_options(page)
     page.select_option("#rules", "knaster")
     page.locator("#seats .seat-name").nth(0).fill("Ada")
     page.locator("#seats .seat-remove").nth(1).click()  # play alone

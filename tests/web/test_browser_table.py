@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from ._support import Server
-from .test_browser import OUT, browser, seq, wait_seq, wait_until  # noqa: F401 (browser: the fixture)
+from .test_browser import OUT, browser, open_more_options, seq, wait_seq, wait_until  # noqa: F401 (browser: the fixture)
 
 pytestmark = pytest.mark.slow
 
@@ -50,6 +50,7 @@ def create(
     """Create a room through the form: seats are (name, kind, here); returns the room code."""
     page.goto(server.http + "/")
     page.wait_for_selector(f"#rules option[value='{rules}']", state="attached")
+    open_more_options(page)
     page.select_option("#rules", rules)
     while page.locator("#seats .seat").count() < len(seats):
         page.click("#add-seat")

@@ -10,6 +10,8 @@ import { wireKeys } from "./js/keys.js";
 import { renderRoom } from "./js/view/room.js";
 import { showHome, translateHome, wireHome } from "./js/view/home.js";
 import { toggleReview } from "./js/view/over.js";
+import { shareLink } from "./js/view/status.js";
+import { wireTable } from "./js/view/table.js";
 
 setRenderer(renderRoom);
 
@@ -26,6 +28,7 @@ $("throw").onclick = once((ev) => throwDice(ev.detail === 0));
 $("hint").onclick = askHint;
 $("apply-hint").onclick = once(applyHint);
 $("retry").onclick = retryNow;
+$("share-button").onclick = shareLink;
 $("review-toggle").onclick = toggleReview;
 $("take-seat").onclick = async () => { if (await takeSeat($("join-name").value.trim())) $("join-name").value = ""; };
 $("rematch").onclick = () => {
@@ -34,12 +37,11 @@ $("rematch").onclick = () => {
 };
 $("enter-form").onsubmit = (ev) => {
   ev.preventDefault();
-  // Focus stays in the field: the next turn's dice are typed there too.
   if (enterDice($("enter-dice").value, $("enter-sharp").checked)) $("enter-dice").value = "";
   $("enter-sharp").checked = false;
-  $("enter-dice").focus();
 };
 wireKeys();
+wireTable();
 wireHome();
 
 const m = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);

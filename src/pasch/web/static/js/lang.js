@@ -35,9 +35,7 @@ export function num(x, digits = 1) {
 }
 // A signed difference: +3,2 / −1,5 / ±0,0.
 export function signed(x) { return (x > 0 ? "+" : x < 0 ? "−" : "±") + num(Math.abs(x)); }
-export function percent(p) {
-  return new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p);
-}
+export function percent(p) { return t("percent", { p: num(100 * p) }); }
 
 const DETAILED = new Set(["bad_action", "illegal", "not_your_turn", "bad_request", "bad_message", "broken"]);
 export function errorText(code, message) {
@@ -56,6 +54,12 @@ export function kindLabel(kind) {
   if (kind === "human") return t("human");
   const bot = kind.slice(4);
   return has("bot_" + bot) ? t("bot_" + bot) : "Bot (" + bot + ")";
+}
+
+// A rule set's name: the page's own words where it has them ("rules_kniffel_4"), else the server's.
+export function ruleSetName(id, name) {
+  const key = "rules_" + String(id).replace(/-/g, "_");
+  return has(key) ? t(key) : name;
 }
 
 export function lineName(k) {

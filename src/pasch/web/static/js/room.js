@@ -5,6 +5,7 @@ import { connect, reconcile, send, settle, stop } from "./net.js";
 import { placeDice } from "./place.js";
 import { showError } from "./view/status.js";
 import { setRuleSet } from "./lang.js";
+import { addChat } from "./view/table.js";
 
 export function openRoom() {
   connect({ open: joinSeats, message: onMessage });
@@ -33,6 +34,11 @@ function onMessage(m) {
       // The older single-token key did not know its seat: file it under the seat the server named.
       if (app.tokens["?"]) { app.tokens[m.seat] = app.tokens["?"]; delete app.tokens["?"]; saveTokens(app.code, app.tokens); }
     } else if (m.type === "welcome" && !firstToken()) app.seat = null;
+    if (m.type === "welcome") {
+      app.presence = m.presence || null;
+      app.clock = m.clock ? { ...m.clock, receivedAt: performance.now() } : null;
+      app.chat = m.chat || [];
+    }
     setState(m.state, null);
     // The action in flight when the connection broke: resent or dropped, once the seat is bound again.
     if (m.type === "welcome") reconcile(m.state.seq, bound || !firstToken());
@@ -43,6 +49,17 @@ function onMessage(m) {
     setState(m.state, m.events);
   } else if (m.type === "ack") {
     settle(m.id);
+  } else if (m.type === "table") {
+    if (app.room) { app.room.table = m.table; render(); }
+  } else if (m.type === "clock") {
+    app.clock = { ...m, receivedAt: performance.now() };
+    render();
+  } else if (m.type === "presence") {
+    app.presence = m;
+    render();
+  } else if (m.type === "chat") {
+    addChat(m);
+    render();
   } else if (m.type === "seats") {
     if (app.room) { app.room.seats = m.seats; render(); }
   } else if (m.type === "contributed" || m.type === "fair") {

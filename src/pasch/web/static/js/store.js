@@ -11,6 +11,7 @@ export const app = {
   rolling: new Set(),  // positions thrown by the last throw (animated once)
   cursor: 0,           // the sheet cursor (index into optionButtons)
   optionButtons: [],
+  sheetPick: null,     // the player whose columns a phone shows (null: the player to move)
   outbox: null,        // the action sent and not yet acknowledged: {msg, resent}
   sentAt: null,        // the position (seq) an action was sent on: no second action on it
   lastThrow: -1e9,     // performance.now() of the last throw pressed (two presses within 150 ms are one)
@@ -21,6 +22,9 @@ export const app = {
   conn: "connecting",  // connecting | connected | reconnecting | offline | no_room
   retryAt: 0,
   error: null,         // {code, message} or {text}: drawn again after a language switch
+  presence: null,      // who is connected, who is away and which bot plays for them
+  clock: null,         // the turn clock frame, with receivedAt (performance.now())
+  chat: [],            // the chat lines, by their number
 };
 
 let drawer = () => {};

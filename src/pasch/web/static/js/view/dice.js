@@ -5,6 +5,7 @@ import { app, myTurn } from "../store.js";
 import { act, toggleHold } from "../actions.js";
 import { throwAction } from "../place.js";
 import { boxName, t } from "../lang.js";
+import { waiting } from "./table.js";
 
 const motion = !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 document.body.dataset.motion = motion ? "1" : "0";
@@ -56,7 +57,8 @@ export function renderControls(s) {
   const knaster = s.kind === "knaster";
   const th = $("throw");
   th.hidden = !knaster && s.keeper;
-  th.disabled = !(mine && app.sentAt !== s.seq && !app.outbox && (knaster ? s.can_roll : throwAction() !== null));
+  // A waiting room holds the first throw until everyone is there (or the host starts it).
+  th.disabled = !(mine && app.sentAt !== s.seq && !app.outbox && !waiting() && (knaster ? s.can_roll : throwAction() !== null));
   th.textContent = t("throw");
   if (knaster) {
     $("throws-left").textContent = s.number ? t("number", { n: s.number }) + (s.last_number ? " · " + t("last_number") : "") : "";
@@ -66,8 +68,12 @@ export function renderControls(s) {
   // Score keeper: the dice that fell at the table (sheet games: five dice; Knaster after "roll": two).
   const entering = knaster ? s.keeper && s.pending > 0 && !s.terminal && holdsCurrent(s)
     : s.keeper && mine && s.can_enter;
+  // The dice field gets the focus back each time it shows again (the next player's entry), where a keyboard
+  // is at hand; on a touch screen the pad below it is used instead of popping the keyboard up each turn.
+  if (entering && $("enter-form").hidden && matchMedia("(hover: hover)").matches) setTimeout(() => $("enter-dice").focus(), 0);
   $("enter-form").hidden = !entering;
   $("enter-sharp").parentElement.hidden = knaster;
+  if (entering) fillPad(knaster ? 2 : app.room.rules.dice);
   renderAnnounce(s, mine);
 }
 
@@ -78,7 +84,7 @@ function holdsCurrent(s) { return app.tokens[s.current] !== undefined; }
 function renderAnnounce(s, mine) {
   const box = $("announce");
   const list = mine && s.kind === "sheet" ? s.announce || [] : [];
-  const sig = list.join("|") + "@" + s.seq;
+  const sig = list.join("|") + "@" + s.seq + ":" + document.documentElement.lang;
   if (box.dataset.sig === sig) return;
   box.dataset.sig = sig;
   box.innerHTML = "";
@@ -90,4 +96,25 @@ function renderAnnounce(s, mine) {
   const go = el("button", { type: "button", id: "announce-go", className: "announce-go", dataset: { key: "#announce-go" } }, t("announce"));
   go.onclick = once(() => act(sel.value));
   box.append(el("label", { className: "announce-label" }, t("announce") + " ", sel), go);
+}
+
+// The keeper's dice pad: tap the faces that fell instead of typing them (a phone's keyboard hides half the
+// table). Each tap adds a die to the field; ⌫ takes the last one back.
+function fillPad(most) {
+  const pad = $("enter-pad");
+  pad.dataset.most = String(most);
+  if (pad.childElementCount) return;
+  const field = $("enter-dice");
+  const digits = () => field.value.replace(/[^0-9]/g, "");
+  for (let v = 1; v <= 6; v++) {
+    const b = el("button", { type: "button", className: "die face-" + v, ariaLabel: String(v), dataset: { key: "pad:" + v } }, ...face(v));
+    b.onclick = () => {
+      const d = digits();
+      if (d.length < Number(pad.dataset.most)) field.value = (d + v).split("").join(" ");
+    };
+    pad.appendChild(b);
+  }
+  const back = el("button", { type: "button", className: "pad-back", ariaLabel: t("remove"), dataset: { key: "pad:back" } }, "⌫");
+  back.onclick = () => { field.value = digits().slice(0, -1).split("").join(" "); };
+  pad.appendChild(back);
 }

@@ -1,7 +1,7 @@
 // The home page: a new room (rules, seats, options), joining by code, and the lobby of open rooms.
 import { $, el } from "../dom.js";
 import { app, saveTokens } from "../store.js";
-import { ago, has, kindLabel, t } from "../lang.js";
+import { ago, kindLabel, ruleSetName, t } from "../lang.js";
 import { detail, postJSON } from "../room.js";
 import { showError } from "./status.js";
 
@@ -26,8 +26,6 @@ function fillKinds(select, kind) {
   select.value = kinds.includes(kind) ? kind : "human";
 }
 
-// Rule-set names: the page's own words where it has them ("rules_ID"), else the server's.
-function ruleName(r) { const key = "rules_" + r.id.replace(/-/g, "_"); return has(key) ? t(key) : r.name; }
 
 export async function showHome() {
   $("home").hidden = false;
@@ -36,8 +34,13 @@ export async function showHome() {
   try {
     app.rules = await (await fetch("/api/rules")).json();
     $("rules").innerHTML = "";
-    for (const r of app.rules) $("rules").appendChild(el("option", { value: r.id }, ruleName(r) + " (" + r.id + ")"));
-    $("rules").onchange = () => document.querySelectorAll("#seats .seat-kind").forEach((x) => fillKinds(x, x.value));
+    for (const r of app.rules) $("rules").appendChild(el("option", { value: r.id }, ruleSetName(r.id, r.name)));
+    const remembered = localStorage.getItem("pasch:rules") || "kniffel";
+    if (app.rules.some((r) => r.id === remembered)) $("rules").value = remembered;
+    $("rules").onchange = () => {
+      localStorage.setItem("pasch:rules", $("rules").value);
+      document.querySelectorAll("#seats .seat-kind").forEach((x) => fillKinds(x, x.value));
+    };
     if (!document.querySelector("#seats .seat")) {
       seatRow(localStorage.getItem("pasch:name") || t("player") + " 1", "human");
       seatRow(t("player") + " 2", "human");
@@ -55,21 +58,22 @@ export async function showHome() {
   } catch (e) { showError({ text: String(e) }); }
 }
 
-async function create(ev) {
-  ev.preventDefault();
-  const rows = [...document.querySelectorAll("#seats .seat")];
-  const seats = rows.map((row) => ({ name: row.querySelector(".seat-name").value, kind: row.querySelector(".seat-kind").value }));
-  const here = rows.map((row) => row.querySelector(".seat-here").checked);
-  localStorage.setItem("pasch:name", seats[0].name);
-  const body = { rules: $("rules").value, seats, hints: $("hints").checked, keeper: $("keeper").checked, private: $("private").checked };
+// Creates a room and claims every seat played here (`here[i]`), then opens it. Errors show on the home page,
+// under the buttons just pressed, naming their cause.
+async function makeRoom(body, here) {
   showError(null);
-  const { ok, data } = await postJSON("/api/rooms", body);
-  if (!ok) { showError(detail(data)); $("home-error").scrollIntoView({ block: "center" }); return; }
+  const { ok, status, data } = await postJSON("/api/rooms", body);
+  if (!ok) {
+    const err = detail(data);
+    showError(status === 429 && err.code === "rate_limited" ? { code: "rooms_per_minute" } : err);
+    $("home-error").scrollIntoView({ block: "nearest" });
+    return;
+  }
   const tokens = {};
   if (data.token) tokens[data.seat] = data.token;
   // Every other human seat ticked "here" is claimed for this device too (hot-seat, score keeper).
-  for (let i = 0; i < seats.length; i++) {
-    if (!here[i] || seats[i].kind !== "human" || i === data.seat) continue;
+  for (let i = 0; i < body.seats.length; i++) {
+    if (!here[i] || body.seats[i].kind !== "human" || i === data.seat) continue;
     const j = await postJSON("/api/rooms/" + data.code + "/join", { seat: i });
     if (j.ok) tokens[j.data.seat] = j.data.token;
   }
@@ -77,9 +81,35 @@ async function create(ev) {
   location.assign("/r/" + data.code);
 }
 
+function create(ev) {
+  ev.preventDefault();
+  const rows = [...document.querySelectorAll("#seats .seat")];
+  const seats = rows.map((row) => ({ name: row.querySelector(".seat-name").value, kind: row.querySelector(".seat-kind").value }));
+  localStorage.setItem("pasch:name", seats[0].name);
+  const body = { rules: $("rules").value, seats, hints: $("hints").checked, keeper: $("keeper").checked, private: $("private").checked };
+  if ($("wait").checked) body.wait = true;
+  if (Number($("clock-seconds").value)) body.clock = Number($("clock-seconds").value);
+  return makeRoom(body, rows.map((row) => row.querySelector(".seat-here").checked));
+}
+
+// The three first choices: one tap makes the room, the next one throws.
+function quick(kind) {
+  const me = { name: localStorage.getItem("pasch:name") || t("you"), kind: "human" };
+  const rules = $("rules").value;
+  const chosen = app.rules.find((r) => r.id === rules);
+  const bots = chosen ? chosen.seat_kinds.filter((k) => k.startsWith("bot:")) : [];
+  const bot = bots.includes("bot:greedy") ? "bot:greedy" : bots[0];
+  if (kind === "bot") return makeRoom({ rules, seats: [me, { name: kindLabel(bot), kind: bot }], hints: true }, [true, false]);
+  if (kind === "friends") return makeRoom({ rules, seats: [me, { name: "", kind: "human" }], wait: true }, [true, false]);
+  return makeRoom({ rules, seats: [me, { name: t("player") + " 2", kind: "human" }], keeper: true }, [true, true]);
+}
+
 export function wireHome() {
   $("add-seat").onclick = () => seatRow(t("player") + " " + (document.querySelectorAll("#seats .seat").length + 1), "human");
   $("create-form").onsubmit = create;
+  $("quick-bot").onclick = () => quick("bot");
+  $("quick-friends").onclick = () => quick("friends");
+  $("quick-keeper").onclick = () => quick("keeper");
   $("join-form").onsubmit = (ev) => {
     ev.preventDefault();
     const code = $("join-code").value.trim().toUpperCase();
@@ -89,6 +119,10 @@ export function wireHome() {
 
 // After a language switch: the seat rows' labels and the kinds' names.
 export function translateHome() {
+  for (const o of $("rules").options) {
+    const r = app.rules.find((x) => x.id === o.value);
+    if (r) o.textContent = ruleSetName(r.id, r.name);
+  }
   document.querySelectorAll("#seats .seat-kind").forEach((x) => fillKinds(x, x.value));
   document.querySelectorAll("#seats .here span").forEach((x) => { x.textContent = t("here"); });
 }

@@ -10,13 +10,14 @@ import { renderKnaster } from "./knaster.js";
 import { markAdvice, renderHints } from "./hints.js";
 import { renderMoves } from "./log.js";
 import { renderOver } from "./over.js";
+import { renderTable } from "./table.js";
 
 export function renderRoom() {
   if (!app.code) { renderStatus(); return; }
   renderStatus();
   const s = app.state, room = app.room;
   const gone = app.conn === "no_room";
-  for (const id of ["dice-area", "hint-panel", "sheet-wrap", "moves-box", "game-foot", "share", "seat-panel", "over"]) {
+  for (const id of ["dice-area", "hint-panel", "sheet-wrap", "moves-box", "game-foot", "share", "seat-panel", "over", "chat-box", "table-panel"]) {
     if (gone || !s || !room) $(id).hidden = true;
   }
   if (gone || !s || !room) return;
@@ -28,7 +29,8 @@ export function renderRoom() {
   body.seats = mySeats().sort((a, b) => a - b).join(",");
   body.pending = app.outbox ? "1" : "0";
   if (app.sentAt === null) body.sent = "";
-  for (const id of ["sheet-wrap", "moves-box", "game-foot", "share"]) $(id).hidden = false;
+  for (const id of ["sheet-wrap", "moves-box", "game-foot"]) $(id).hidden = false;
+  $("share").hidden = Boolean(s.terminal);
   $("hint-panel").hidden = !room.hints || !mySeats().length || s.terminal;
   // A finished game stays finished: no dice, no controls, only the result.
   $("dice-area").hidden = Boolean(s.terminal);
@@ -40,6 +42,8 @@ export function renderRoom() {
   renderMoves();
   $("over").hidden = !s.terminal;
   if (s.terminal) renderOver(s, room);
+  if (room.table) renderTable(); else $("table-panel").hidden = true;
+  $("chat-box").hidden = !room.table;  // a server with the table's manners has the chat too
   renderConn();
   keepFocus();
 }

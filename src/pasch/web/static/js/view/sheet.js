@@ -1,9 +1,9 @@
 // The score sheet of the sheet games: one row per box in the server's order (rules.rows), one column per
 // player and sheet column; the open boxes of the player to move are buttons with their points.
 import { $, el, once } from "../dom.js";
-import { app, holds, myTurn } from "../store.js";
+import { app, holds, myTurn, render } from "../store.js";
 import { act } from "../actions.js";
-import { boxName, t } from "../lang.js";
+import { boxName, ruleSetName, t } from "../lang.js";
 
 export function renderSheet(s, room) {
   const mine = myTurn();
@@ -16,24 +16,28 @@ export function renderSheet(s, room) {
   if (announcedTurn) $("announce-note").textContent = t("announce_note", { box: boxName(rules.boxes[s.announced].id) });
   const opts = {};
   for (const o of s.options) opts[o.column + ":" + o.box] = o;
+  // Several players with several columns each: on a phone one player's columns at a time, chosen by a
+  // switcher above the sheet (following the turn until a player is picked).
+  const shown = app.sheetPick !== null && app.sheetPick < s.players.length ? app.sheetPick : s.current;
+  const pc = (p) => "pc" + (p === shown ? " shown" : "");
   const table = el("table", { className: "sheet" + (ncol > 1 ? " multi" : "") });
-  table.appendChild(el("caption", { className: "sr-only" }, rules.name));
+  table.appendChild(el("caption", { className: "sr-only" }, ruleSetName(rules.id, rules.name)));
   const thead = table.createTHead(), hr = thead.insertRow();
   hr.appendChild(el("th", { scope: "col" }, t("box")));
   s.players.forEach((p, i) => {
     const seat = room.seats[i];
-    const th = el("th", { scope: "colgroup", colSpan: ncol },
+    const th = el("th", { scope: "colgroup", colSpan: ncol, className: pc(i) },
       (holds(i) ? "• " : "") + p + (seat && !seat.online ? " (" + t("offline") + ")" : ""));
-    if (i === s.current && !s.terminal) th.className = "current";
+    if (i === s.current && !s.terminal) th.classList.add("current");
     hr.appendChild(th);
   });
   if (ncol > 1) {
     const r2 = thead.insertRow();
     r2.appendChild(el("th", { scope: "col" }, el("span", { className: "sr-only" }, t("columns"))));
-    s.players.forEach(() => rules.columns.forEach((c, k) => {
+    s.players.forEach((_, p) => rules.columns.forEach((c, k) => {
       // Short marks keep many players' columns readable; the full name is the title.
       const mark = c === "down" ? "↓" : c === "up" ? "↑" : t("order_" + c);
-      r2.appendChild(el("th", { scope: "col", title: t("column", { n: k + 1 }) + " " + t("order_" + c) }, (k + 1) + " " + mark));
+      r2.appendChild(el("th", { scope: "col", className: pc(p), title: t("column", { n: k + 1 }) + " " + t("order_" + c) }, (k + 1) + " " + mark));
     }));
   }
   const tb = table.createTBody();
@@ -45,7 +49,7 @@ export function renderSheet(s, room) {
     tr.appendChild(rowHead(label));
     s.players.forEach((_, p) => s.sheets[p].forEach((col, c) => {
       const td = tr.insertCell();
-      td.className = "sum";
+      td.className = "sum " + pc(p);
       cell(td, col, p, c);
     }));
   };
@@ -54,6 +58,7 @@ export function renderSheet(s, room) {
     tr.appendChild(rowHead(boxName(box.id)));
     s.players.forEach((_, p) => s.sheets[p].forEach((col, c) => {
       const td = tr.insertCell();
+      td.className = pc(p);
       const v = col.scores[bi];
       const o = p === s.current && !s.terminal ? opts[c + ":" + bi] : undefined;
       if (p === s.current && s.announced === bi && rules.columns[c] === "announced" && v === null) {
@@ -76,7 +81,7 @@ export function renderSheet(s, room) {
         td.appendChild(b);
       } else if (o) {
         td.textContent = "(" + o.points + ")";
-        td.className = "preview";
+        td.classList.add("preview");
       }
     }));
   };
@@ -99,15 +104,30 @@ export function renderSheet(s, room) {
       const tr = tb.insertRow();
       tr.className = "sum-row grand";
       tr.appendChild(rowHead(t("total")));
-      s.players.forEach((_, p) => { const td = tr.insertCell(); td.colSpan = ncol; td.className = "sum"; td.textContent = s.totals[p]; });
+      s.players.forEach((_, p) => { const td = tr.insertCell(); td.colSpan = ncol; td.className = "sum " + pc(p); td.textContent = s.totals[p]; });
     },
   };
   // The rows and their order are the server's (pasch.app.sheet_rows, in rules.rows): the page adds none.
   rules.rows.forEach((row) => (row.kind === "box" ? boxRow(rules.boxes[row.box], row.box) : sumRows[row.kind]()));
   const wrap = $("sheet-wrap");
   wrap.innerHTML = "";
+  if (ncol > 1 && s.players.length > 1) {
+    table.classList.add("one-player");
+    wrap.appendChild(switcher(s, shown));
+  }
   wrap.appendChild(table);
   setCursor(optionButtons);
+}
+
+function switcher(s, shown) {
+  const box = el("div", { className: "sheet-switch", role: "group", ariaLabel: t("sheet") });
+  s.players.forEach((name, p) => {
+    const b = el("button", { type: "button", dataset: { key: "sheet-of:" + p } }, name + (p === s.current && !s.terminal ? " ◀" : ""));
+    b.setAttribute("aria-pressed", p === shown ? "true" : "false");
+    b.onclick = () => { app.sheetPick = p === s.current ? null : p; render(); };
+    box.appendChild(b);
+  });
+  return box;
 }
 
 // The sheet cursor of the arrow keys: kept by index across redraws.

@@ -2,7 +2,7 @@
 // invite link, the dice commitment, and the error line.
 import { $ } from "../dom.js";
 import { app, mySeats, myTurn } from "../store.js";
-import { boxName, errorText, t } from "../lang.js";
+import { boxName, errorText, ruleSetName, t } from "../lang.js";
 
 // err: {code, message} (translated at every draw, so a language switch re-renders it), {text}, or null.
 export function showError(err) {
@@ -41,14 +41,15 @@ export function renderStatus() {
   }
   $("gone").hidden = true;
   if (!s || !room) { $("status").textContent = t("conn_connecting"); return; }
-  $("room-label").textContent = room.code + " · " + room.rules.name + (room.private ? " · " + t("private") : "");
+  $("room-label").textContent = room.code + " · " + ruleSetName(room.rules.id, room.rules.name) + (room.private ? " · " + t("private") : "");
   const mine = mySeats();
   const free = room.seats.some((x) => !x.claimed);
   $("seat-panel").hidden = s.terminal || (mine.length > 0 && !free);
   $("take-seat-form").hidden = !free;
   $("seat-panel-text").textContent = mine.length ? t("add_local") : t("watching");
   $("take-seat").textContent = mine.length ? t("take_another") : t("take_seat");
-  $("share").textContent = t("share") + ": " + location.origin + "/r/" + room.code;
+  $("share-link").textContent = location.origin + "/r/" + room.code;
+  $("share-button").textContent = navigator.share ? t("share_button") : t("copy_link");
   $("commitment").textContent = room.commitment || "—";
   const contributed = localStorage.getItem("pasch:contribution:" + room.code);
   const included = contributed && room.contributions && room.contributions.includes(contributed);
@@ -65,7 +66,21 @@ export function renderStatus() {
       (ann ? " · " + t("announced_box", { box: boxName(room.rules.boxes[s.announced].id) }) : "");
   }
   st.classList.toggle("mine", myTurn());
+  signalTurn(myTurn() && !s.terminal, room);
 }
+
+// Your turn while the tab is in the background: the title says so and the icon gets a badge; a phone
+// vibrates once when the turn comes.
+let signalled = false;
+function signalTurn(mine, room) {
+  const away = mine && document.hidden;
+  document.title = (away ? "● " + t("your_turn") + " · " : "") + "pasch · " + room.code;
+  const icon = document.querySelector("link[rel=icon]");
+  if (icon) icon.href = away ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+  if (away && !signalled && navigator.vibrate) navigator.vibrate(200);
+  signalled = away;
+}
+document.addEventListener("visibilitychange", () => { if (app.state && app.room) renderStatus(); });
 
 export function overLine(s) {
   const sum = app.summaryFor === app.code ? app.summary : null;
@@ -73,4 +88,20 @@ export function overLine(s) {
   const names = s.outcome.winners.join(", ");
   if (sum) return sum.tie ? t("tie", { names }) : t("winner", { names });
   return s.outcome.winners.length > 1 ? t("tie", { names }) : t("winner", { names });
+}
+
+// The invite: the phone's share sheet where there is one (Web Share API), else a copy to the clipboard.
+export async function shareLink() {
+  const url = location.origin + "/r/" + app.code;
+  try {
+    if (navigator.share) { await navigator.share({ title: "pasch", text: t("share"), url }); return; }
+    await navigator.clipboard.writeText(url);
+    $("share-done").textContent = t("copied");
+  } catch (e) {
+    // No clipboard (an insecure origin, a refused permission): select the link so that it can be copied.
+    const range = document.createRange();
+    range.selectNodeContents($("share-link"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+  }
 }
