@@ -139,7 +139,7 @@ def test_the_turn_clock_hands_an_absent_seat_to_its_stand_in_and_back(tmp_path: 
             thrown = await svc.act(code, 0, "roll")
             await svc.act(code, 0, thrown.view["options"][0]["action"])
             stand_ins = room.log().meta["stand_ins"]
-            assert stand_ins == [{"seat": 0, "bot": "bot:greedy", "from": 1, "to": played}]
+            assert stand_ins == [{"seat": 0, "bot": "bot:greedy", "from": 1, "to": played, "why": "clock"}]
             moves = move_list(room.log(), stand_ins)
             ada = [m for m in moves if m["player"] == 0]
             assert all(m["by"] == "bot:greedy" for m in ada if m["seq"] <= played)
@@ -228,3 +228,46 @@ def test_a_waiting_rooms_log_verifies_with_every_players_contribution(
             main([*args, "--player", name])
         out = capsys.readouterr().out
         assert done.value.code == 0, out
+
+
+def test_the_host_hands_an_absent_seat_over_after_the_others_vote(server: Server) -> None:
+    seats = [{"name": "Ada"}, {"name": "Bob"}, {"name": "Cy"}]
+    created = server.create(seats, rules="yacht", stand_in="bot:greedy")
+    code = created["code"]
+    server.join(code)  # Bob takes his seat, then goes away (never connects)
+    cy_token = server.join(code)["token"]
+    ada = Client(server, code, created["token"])
+    cy = Client(server, code, cy_token)
+    cy.send({"type": "hand", "seat": 1})
+    assert cy.recv_type("error")["code"] == "not_host"
+    for seat, why in ((2, "present"), (0, "bad_message"), ("x", "bad_message")):
+        ada.send({"type": "hand", "seat": seat})
+        assert ada.recv_type("error")["code"] == why
+    ada.send({"type": "hand", "seat": 1})
+    vote = cy.recv_type("vote")
+    assert vote == {"type": "vote", "seat": 1, "by": 0, "voters": [2], "yes": [], "no": [], "needed": 1, "result": None}
+    ada.send({"type": "vote", "seat": 1, "yes": True})
+    assert ada.recv_type("error")["code"] == "not_voter"
+    cy.send({"type": "vote", "seat": 1, "yes": True})
+    assert ada.recv_type("vote")["result"] == "handed"
+    presence = _frame(ada, "presence", lambda m: m["seats"][1]["away"])
+    assert presence["seats"][1]["by"] == "bot:greedy"
+    while ada.state["current"] == 0:  # Ada plays her turn; then Bob's stand-in plays his
+        ack = ada.act(choose(ada.state))
+        assert ack["type"] == "ack", ack
+        ada.wait_seq(ack["seq"])
+    while ada.recv_type("update")["by"] != 1:
+        pass
+    status, log = server.request("GET", f"/api/rooms/{code}/log")
+    assert status == 200 and log["meta"]["stand_ins"][0]["why"] == "vote"
+
+
+def test_with_nobody_else_connected_the_host_hands_a_seat_over_at_once(server: Server) -> None:
+    created = server.create([{"name": "Ada"}, {"name": "Bob"}], rules="yacht", stand_in="bot:greedy")
+    code = created["code"]
+    server.join(code)
+    ada = Client(server, code, created["token"])
+    ada.send({"type": "hand", "seat": 1})
+    assert _frame(ada, "presence", lambda m: m["seats"][1]["away"])["seats"][1]["by"] == "bot:greedy"
+    ada.send({"type": "hand", "seat": 1})
+    assert ada.recv_type("error")["code"] == "away"

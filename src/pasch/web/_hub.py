@@ -518,6 +518,14 @@ async def on_back(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: An
         conn.send(hub.presence(room) | {"id": ref})  # not away: the answer is who is there
 
 
+async def on_hand(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: Any) -> None:
+    await hub.web.service.table.hand(room.code, await _seat(hub, conn, room, msg), msg.get("seat"))
+
+
+async def on_vote(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: Any) -> None:
+    await hub.web.service.table.vote(room.code, conn.seat, msg.get("seat"), msg.get("yes"))
+
+
 async def on_chat(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: Any) -> None:
     await hub.web.service.table.chat(room.code, conn.seat, msg.get("text"))
 
@@ -532,6 +540,8 @@ HANDLERS: dict[str, Handler] = {
     "contribute": on_contribute,
     "start": on_start,
     "back": on_back,
+    "hand": on_hand,
+    "vote": on_vote,
     "chat": on_chat,
 }
 """The websocket protocol's client messages (docs/protocol.md), one handler each."""

@@ -52,7 +52,7 @@ RETRY = 1.0
 CHUNK = 1000
 MAX_PAYLOAD = 7900
 """PostgreSQL's notification payloads are shorter than 8000 bytes."""
-FORWARDED = frozenset({"presence", "clock", "chat", "table", "away"})
+FORWARDED = frozenset({"presence", "clock", "chat", "table", "away", "vote"})
 """Frames of the table's manners forwarded to the other processes as they are."""
 MAX_FRAMES = 20000
 """Frames kept from notifications until their events are read (a bound, should many go unused)."""
@@ -249,6 +249,9 @@ class Relay:
             room.extra["chat"] = [*(room.extra.get("chat") or []), {k: v for k, v in message.items() if k != "type"}][
                 -CHAT_KEEP:
             ]
+            self.deliver(room, message)
+            return
+        if kind == "vote":
             self.deliver(room, message)
             return
         if kind in ("table", "away"):  # the host's start, a seat away or back: read the room's meta again

@@ -156,15 +156,95 @@ class Table:
             room = svc.rooms.get(code, room)
             if room.clock_key != key or self._key(room) != key:
                 return
-            seat = key[0]
-            kind = svc._playing(str(room.extra.get("stand_in") or STAND_IN))
-            entry = {"seat": seat, "bot": kind, "from": room.seq + 1, "to": None}
-            meta = await self._write(room, lambda m: {**m, "stand_ins": [*(m.get("stand_ins") or []), entry]})
-            room.extra["stand_ins"] = meta.get("stand_ins", [])
-            room.away[seat] = kind
             room.clock, room.clock_key, room.clock_task = None, None, None
-            await svc._emit(room, {"type": "away", "seat": seat, "away": True})
+            await self._hand_over(room, key[0], "clock")
             await svc._emit(room, _clock_frame(room, None))
+        svc.schedule_bots(room)
+
+    async def _hand_over(self, room: Room, seat: int, why: str) -> None:
+        """Mark a seat away: the room's stand-in plays it from the next event on (the room's lock held)."""
+        kind = self.svc._playing(str(room.extra.get("stand_in") or STAND_IN))
+        entry = {"seat": seat, "bot": kind, "from": room.seq + 1, "to": None, "why": why}
+        meta = await self._write(room, lambda m: {**m, "stand_ins": [*(m.get("stand_ins") or []), entry]})
+        room.extra["stand_ins"] = meta.get("stand_ins", [])
+        room.away[seat] = kind
+        await self.svc._emit(room, {"type": "away", "seat": seat, "away": True})
+        if room.clock_key is not None and room.clock_key[0] == seat:
+            await self.arm(room)
+
+    # -- the host hands an absent seat over ------------------------------------------------------------
+    async def hand(self, code: str, host: int | None, seat: Any) -> None:
+        """The host asks to hand an absent player's seat to the stand-in: at once when no other seated player
+        is connected, else after their vote.
+
+        Raises:
+            ActError: ``not_host``, ``bad_message``, ``present``, ``away`` or ``game_over``.
+        """
+        svc = self.svc
+        room = await svc.get_room(code)
+        if host is None or host != host_of(room):
+            raise ActError("not_host", "only the host (the room's first player) hands a seat over")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(room.seats):
+            raise ActError("bad_message", "'hand' needs the 'seat' of a player")
+        target = room.seats[seat]
+        if target.is_bot or seat == host:
+            raise ActError("bad_message", "the host hands over another player's seat, not a bot's or their own")
+        if room.finished:
+            raise ActError("game_over", "the game is over")
+        if seat in room.away:
+            raise ActError("away", f"{target.name}'s stand-in plays already")
+        if room.present(seat) > 0:
+            raise ActError("present", f"{target.name} is connected; only an absent player's seat is handed over")
+        async with room.lock:
+            room = svc.rooms.get(room.code, room)
+            voters = [
+                s.seat
+                for s in room.seats
+                if not s.is_bot and s.claimed and s.seat not in (host, seat) and room.present(s.seat) > 0
+            ]
+            if not voters:
+                await self._hand_over(room, seat, "host")
+            else:
+                vote = {"seat": seat, "by": host, "voters": voters, "yes": [], "no": [], "needed": len(voters) // 2 + 1}
+                vote["result"] = None
+                await self._write(room, lambda m: {**m, "vote": vote})
+                room.extra["vote"] = vote
+                await svc._emit(room, {"type": "vote", **vote})
+        svc.schedule_bots(room)
+
+    async def vote(self, code: str, voter: int | None, seat: Any, yes: Any) -> None:
+        """A connected seated player's vote on the host's hand-over of ``seat``; a majority decides.
+
+        Raises:
+            ActError: ``bad_message``, ``no_vote`` or ``not_voter``.
+        """
+        svc = self.svc
+        if not isinstance(yes, bool):
+            raise ActError("bad_message", "'vote' needs 'yes': true or false")
+        room = await svc.get_room(code)
+        async with room.lock:
+            room = svc.rooms.get(room.code, room)
+
+            def cast(meta: dict[str, Any]) -> dict[str, Any]:
+                vote = meta.get("vote")
+                if not isinstance(vote, dict) or vote.get("seat") != seat or vote.get("result") is not None:
+                    raise ActError("no_vote", "there is no open vote on handing that seat over")
+                if voter not in vote.get("voters", []):
+                    raise ActError("not_voter", "this vote is for the other connected players")
+                ayes = [s for s in vote["yes"] if s != voter] + ([voter] if yes else [])
+                nays = [s for s in vote["no"] if s != voter] + ([] if yes else [voter])
+                needed = int(vote["needed"])
+                result = (
+                    "handed" if len(ayes) >= needed else "refused" if len(nays) > len(vote["voters"]) - needed else None
+                )
+                return {**meta, "vote": {**vote, "yes": ayes, "no": nays, "result": result}}
+
+            vote = (await self._write(room, cast))["vote"]
+            room.extra["vote"] = vote
+            result = vote["result"]
+            await svc._emit(room, {"type": "vote", **vote})
+            if result == "handed" and seat not in room.away and not room.finished:
+                await self._hand_over(room, seat, "vote")
         svc.schedule_bots(room)
 
     # -- the clock ----------------------------------------------------------------------------------
