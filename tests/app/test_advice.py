@@ -3,11 +3,13 @@ strongest bot's move elsewhere, nothing invented while a score keeper waits for 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from pasch.app import advise, make_bot
-from pasch.engine import GameState, Keep, KnasterState, Roll, State, new_game
+from pasch.engine import GameState, Keep, KnasterState, Roll, State, Throw, new_game
 from pasch.errors import IllegalActionError
 from pasch.solver import shared_solver
 
@@ -80,16 +82,67 @@ def test_multi_column_advice_is_the_strongest_bots_move_with_keep_advice() -> No
     rules = tiny("app-tiny-2", columns=2)
     state: State = new_game(rules, ["Ada", "Bob"]).apply("roll").apply("throw 1 2 4")
     advice = advise(state)
-    assert not advice.exact and advice.source == "bot:optimal"
+    assert not advice.exact and advice.source == "bot:optimal" and advice.estimated
     assert advice.suggestion in state.legal_actions()
-    assert sum(o.best for o in advice.options) == 1
-    assert all(o.value is None for o in advice.options)
-    points = [o.points for o in advice.options if o.points is not None]
-    assert points == sorted(points, reverse=True)
+    assert advice.suggestion == make_bot("bot:optimal").choose(state, np.random.default_rng(0))
+    assert sum(o.best for o in advice.options) == 1 and advice.options[0].best
+    assert all(o.value is None for o in advice.options)  # nothing here is exact
     if isinstance(advice.suggestion, Keep):
         assert advice.keep == advice.suggestion.dice
     else:
         assert advice.keep is None
+
+
+def _ranked_everywhere(state: State, bot: Any) -> None:
+    """Every legal option is listed once with an estimate, best first, the bot's choice the best."""
+    advice = advise(state)
+    assert advice.estimated and not advice.exact
+    assert sorted(str(o.action) for o in advice.options) == sorted(str(a) for a in state.legal_actions())
+    estimates = [o.estimate for o in advice.options]
+    assert all(e is not None for e in estimates)
+    assert estimates == sorted(estimates, reverse=True)  # type: ignore[type-var]
+    assert advice.options[0].delta == 0.0 and all(o.delta is not None and o.delta <= 0 for o in advice.options)
+    assert advice.suggestion == advice.options[0].action == bot.choose(state, np.random.default_rng(0))
+    assert isinstance(state, GameState)
+    pays = {str(state.score_action(c, o.index)): o.total for c, o in state.score_options()}
+    assert {str(o.action): o.points for o in advice.options if o.points is not None} == pays
+
+
+@pytest.mark.parametrize("rules", ["jetsi", "kniffel-4"])
+def test_multi_column_advice_ranks_every_keep_box_and_announcement_by_the_bots_estimate(rules: str) -> None:
+    rng = np.random.default_rng(28)
+    bot = make_bot("bot:optimal")
+    state: State = new_game(rules, ["Ada"])
+    seen: set[str] = set()
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state = state.apply(Throw(tuple(int(x) for x in rng.integers(1, 7, size=state.pending))))
+            continue
+        if isinstance(state, GameState) and state.dice is not None:
+            _ranked_everywhere(state, bot)
+            kinds = {type(a).__name__ for a in state.legal_actions()}
+            seen |= kinds | ({"announced"} if state.announced is not None else set())
+        state = state.apply(bot.choose(state, rng))
+        if isinstance(state, GameState) and state.turn > 4:
+            break
+    assert {"Keep", "Score"} <= seen
+
+
+def test_kniffel_4_advice_values_announcements_and_the_announced_turn() -> None:
+    state: State = new_game("kniffel-4", ["Ada"]).apply("roll").apply("throw 6 6 6 2 3")
+    advice = advise(state)
+    announces = [o for o in advice.options if str(o.action).startswith("announce")]
+    assert len(announces) == 13 and all(o.estimate is not None for o in announces)
+    state = state.apply("announce sixes")
+    _ranked_everywhere(state, make_bot("bot:optimal"))
+    advice = advise(state)
+    crossings = [o for o in advice.options if str(o.action).startswith("score") and o.points == 0]
+    assert crossings and all(o.estimate is not None for o in crossings)  # crossing out elsewhere is valued too
+
+
+def test_multi_column_advice_waits_for_the_throw() -> None:
+    advice = advise(new_game("jetsi", ["Ada"]))
+    assert str(advice.suggestion) == "roll" and not advice.estimated
 
 
 def test_knaster_advice_ranks_every_move_by_the_bots_evaluation() -> None:

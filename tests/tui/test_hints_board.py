@@ -91,8 +91,9 @@ def test_multi_column_hint_advises_what_to_keep() -> None:
         suggestion = advise(session.match.state).suggestion
         assert hints.suggested == suggestion
         panel = str(screen.query_one("#hint-table").render())
-        # the strongest bot's choice is the starred row (a "Suggested" line would say it twice)
-        assert f"★ {hints.suggestion}" in panel and "bot's choice" in panel
+        # the strongest bot's choice is the starred row (a "Suggested" line would say it twice), with its
+        # estimated total; the other options as points behind it ("−2.8"; the note says so)
+        assert f"★ {hints.suggestion}" in panel and "estimate" in panel and "−" in panel
         if isinstance(suggestion, Keep):
             assert _advised(app) == sorted(suggestion.dice)
         else:

@@ -184,9 +184,9 @@ def test_keys_refused_with_a_message() -> None:
     drive(app, body)
 
 
-def test_multi_column_hints_show_the_bots_choice_and_the_points_now() -> None:
-    # No exact table for three columns: the hint is the strongest bot's choice (as in the web's hint panel),
-    # beside what each box pays now.
+def test_multi_column_hints_rank_every_option_by_the_bots_estimate() -> None:
+    # No exact table for three columns: every option with the strongest bot's estimate of the final total
+    # (as in the web's hint panel), ranked and shown as in a single-column game, and noted as an estimate.
     session = Session.new("kniffel-3", parse_seats("Ada"), seed=4)
     app = PaschApp(session=session, bot_delay=0, save=False)
 
@@ -195,17 +195,18 @@ def test_multi_column_hints_show_the_bots_choice_and_the_points_now() -> None:
         await pilot.press("space", "h")
         await settle(app, pilot)
         hints = screen.hints
-        assert hints is not None and not hints.exact
-        assert "bot" in hints.note
+        assert hints is not None and not hints.exact and hints.estimated
+        assert "bot" in hints.note and "estimate" in hints.note
         st = session.match.state
-        suggestion = advise(st).suggestion
+        advice = advise(st)
+        suggestion = advice.suggestion
         assert suggestion is not None and [r.action for r in hints.rows if r.best] == [str(suggestion)]
-        pays = {str(st.score_action(c, o.index)): o.total for c, o in st.score_options()}
-        scored = [r for r in hints.rows if r.action.startswith("score")]
-        assert {r.action: r.value for r in scored} == pays
-        assert [r.value for r in scored] == sorted(pays.values(), reverse=True)
+        assert sorted(r.action for r in hints.rows) == sorted(str(a) for a in st.legal_actions())
+        assert [r.value for r in hints.rows] == [o.estimate for o in advice.options]
+        values = [r.value for r in hints.rows]
+        assert values == sorted(values, reverse=True)  # type: ignore[type-var]
         panel = str(screen.query_one("#hint-table").render())
-        assert "points now" in panel and "★" in panel
+        assert "estimate" in panel and "★" in panel and "−" in panel  # the others: points behind the best
 
     drive(app, body)
 

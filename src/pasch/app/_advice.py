@@ -5,9 +5,14 @@ the web's hint panel alike.
   with its exact value from :mod:`pasch.solver`, the expected final score of the player's sheet if they take
   it and play optimally afterwards, best first (``exact``). Before the turn's first throw the only choice is
   to throw; its value is the sheet's expected final score (:attr:`Advice.position_value`).
-- **Multi-column games and Knaster** have no exact table (2^39 and more states): the suggestion is the choice
-  of the strongest bot (``bot:optimal``, which plays the multi-column or Knaster bot there), including what to
-  keep after each throw; the scoring options are listed with what they pay now (``exact`` is False).
+- **Multi-column games** (Jetsi, kniffel-3, kniffel-4) have no exact table (2^39 and more states): the
+  suggestion is the choice of the strongest bot (``bot:optimal`` plays :class:`pasch.bots.MultiColumnBot`
+  there), and after a throw every legal option (every keep, every box of every column, kniffel-4's
+  announcements) is ranked by that bot's estimate of the final total after it (:attr:`AdviceOption.estimate`,
+  ``delta`` against the best; :attr:`Advice.estimated`): the per-column values with slack tables the bot plays
+  by, an estimate and not exact (``exact`` is False), shown as the single-column values are.
+- **Knaster** has no exact table either: every move ranked by the Knaster bot's own evaluation (comparable
+  within one decision only).
 - **A score-keeper game waiting for the table's dice** has nothing to choose until the dice are entered:
   :attr:`Advice.waiting_for_dice`, no suggestion (no bot invents dice), and the position's exact value where
   the solver has one.
@@ -17,6 +22,7 @@ the web's hint panel alike.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -24,6 +30,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from pasch.app._seats import make_bot
+from pasch.bots import MultiColumnBot
 from pasch.engine import Action, GameState, Keep, KnasterState, Pass, Roll, State
 from pasch.errors import IllegalActionError, PaschError
 
@@ -45,8 +52,9 @@ class AdviceOption:
         best: whether this is (one of) the best option(s).
         delta: ``value`` minus the best option's value (0 for the best); where values are not exact, the
             same for the bot's ``estimate``; None where neither is known.
-        estimate: the bot's own evaluation where it ranks options (Knaster): comparable within one decision
-            only, not an expected score.
+        estimate: the bot's own evaluation where it ranks options: in multi-column games its estimate of the
+            final total after this option (:attr:`Advice.estimated`), in Knaster a score comparable within one
+            decision only; None where the solver's values are exact.
         p_win: in single-column games of two to eight players advised with ``win=True``, the probability
             of finishing ahead of every opponent after this option (playing for the win afterwards, the
             opponents for their expected score: their distributions are rows of the survival table, uint16
@@ -73,6 +81,9 @@ class Advice:
         source: who gave the advice: ``solver`` or a bot's seat kind (``bot:optimal``).
         waiting_for_dice: a score-keeper game waits for the dice thrown at the table (``enter ...``).
         position_value: the sheet's expected final score with optimal play from here, where exact.
+        estimated: the options carry the strongest bot's estimates of the final total
+            (:attr:`AdviceOption.estimate`, multi-column games): ranked and shown like exact values, labelled
+            as estimates.
     """
 
     suggestion: Action | None
@@ -81,6 +92,7 @@ class Advice:
     source: str
     waiting_for_dice: bool = False
     position_value: float | None = None
+    estimated: bool = False
 
     @property
     def keep(self) -> tuple[int, ...] | None:
@@ -149,12 +161,40 @@ def _ranked(state: KnasterState) -> Advice | None:
     return Advice(options[0].action, options, False, "bot:knaster")
 
 
+_MULTI: list[MultiColumnBot] = []
+_MULTI_LOCK = threading.Lock()
+
+
+def _estimated(state: GameState) -> Advice | None:
+    """Every legal option after a throw of a multi-column game ranked by the multi-column bot's estimate of the
+    final total (the values it plays by), its choice first; None where it has none."""
+    if state.dice is None or state.rules.n_columns < 2:
+        return None
+    with _MULTI_LOCK:  # one bot per process: its column tables and per-sheet turns are loaded once
+        if not _MULTI:
+            _MULTI.append(MultiColumnBot())
+        ranked = _MULTI[0].rank(state)
+    top = ranked[0][1]
+    if top is None:
+        return None
+    points = {str(state.score_action(c, o.index)): o.total for c, o in state.score_options()}
+    options = tuple(
+        AdviceOption(a, None, points.get(str(a)), k == 0, None if est is None else est - top, est)
+        for k, (a, est) in enumerate(ranked)
+    )
+    return Advice(options[0].action, options, False, "bot:optimal", estimated=True)
+
+
 def _by_bot(state: State, rng: np.random.Generator | None) -> Advice:
     legal = state.legal_actions()
     if isinstance(state, KnasterState) and len(legal) > 1 and not isinstance(legal[0], Roll | Pass):
         ranked = _ranked(state)
         if ranked is not None:
             return ranked
+    if isinstance(state, GameState):
+        estimated = _estimated(state)
+        if estimated is not None:
+            return estimated
     suggestion = make_bot("bot:optimal").choose(state, rng if rng is not None else np.random.default_rng())
     options: list[AdviceOption] = []
     if isinstance(state, GameState) and state.dice is not None:

@@ -288,6 +288,7 @@ class MultiColumnBot(Bot):
         best = np.full((n_sharp, n_rolls), _NEG)
         where = np.full((n_sharp, n_rolls, 2), -1, np.int64)
         cross: tuple[float, int, int] = (_NEG, -1, -1)
+        crossings: dict[tuple[int, int], float] = {}
         n_boxes = rules.n_columns * len(rules.categories)
         t_after = sum(col.count(None) for col in cols) - 1
         settings = self.settings(rules)
@@ -315,9 +316,10 @@ class MultiColumnBot(Bot):
             where[..., 0] = np.where(better, c, where[..., 0])
             where[..., 1] = np.where(better, np.asarray(open_boxes)[j], where[..., 1])
             for i, z in zeros:
+                crossings[c, i] = z
                 if z > cross[0]:
                     cross = (z, c, i)
-        turn: dict[str, Any] = {"deltas": deltas, "where": where, "cross": cross, "plans": {}}
+        turn: dict[str, Any] = {"deltas": deltas, "where": where, "cross": cross, "crossings": crossings, "plans": {}}
         turn["plans"][None] = self._plan(rules, best) if best.max() > _NEG / 2 else None
         self._cache[key] = turn
         return turn
@@ -331,6 +333,91 @@ class MultiColumnBot(Bot):
             mine = d[..., open_boxes.index(box)]
             plans[box] = self._plan(rules, np.maximum(mine, turn["cross"][0]))
         return plans[box]  # type: ignore[no-any-return]
+
+    # -- estimates ------------------------------------------------------------------------------
+    def sheet_value(self, state: GameState) -> float:
+        """The bot's estimate of the final total of the player to act, at the start of a turn.
+
+        The points on the sheet plus each open column's value: a fixed-order column's slack-table value at
+        the slack it is credited now (see :meth:`_slack_entries`), any other column its exact table's (the
+        announced column of kniffel-4 its free table's, without the per-entry correction). An estimate, not
+        an expected score: the per-column sum cannot see how the columns compete for the same throw.
+
+        Raises:
+            RuleSetError: not a sheet game.
+        """
+        rules = state.rules
+        if rules.kind is not GameKind.SHEET:
+            raise RuleSetError(f"{rules.id}: the multi-column bot plays sheet games")
+        me = state.current
+        cols = [c.scores for c in state.sheets[me].columns]
+        t_open = sum(c.count(None) for c in cols)
+        factor = self.settings(rules).slack_factor
+        total = float(state.total(me))
+        for order, scores in zip(rules.columns, cols, strict=True):
+            if all(v is not None for v in scores):
+                continue
+            col = self._column(rules, order)
+            mask, flag, upper = col.key(scores)
+            slack = self._slack(rules, order)
+            if slack is None:
+                total += float(col.values[mask, flag, upper])
+                continue
+            k = slack.filled(scores)
+            credited = min(int(factor * (t_open - (len(scores) - k))), slack.max_slack)
+            total += float(slack.values[k, flag, min(upper, slack.p.threshold), credited])
+        return total
+
+    def rank(self, state: GameState) -> tuple[tuple[Action, float | None], ...]:
+        """Every legal action after a throw with the bot's estimate of the final total after it, its choice first.
+
+        The values the bot decides by (see the module docstring), added to :meth:`sheet_value`: a keep is the
+        expectation of the turn's best end after throwing again, an entry its value now (points plus the
+        change of its column's value; a cross-out of an announced turn alike), an announcement (kniffel-4,
+        after the first throw) the value of the turn played for that box. Comparable within one decision;
+        estimates, not exact expected scores. An action the model has no value for (should the engine allow
+        one it does not know) comes last with None.
+
+        Raises:
+            IllegalActionError: no dice on the table, a chance node or the game is over.
+            RuleSetError: not a sheet game.
+        """
+        if state.is_terminal or state.is_chance_node or state.dice is None:
+            raise IllegalActionError("nothing to rank: no dice on the table")
+        rules = state.rules
+        if rules.kind is not GameKind.SHEET:
+            raise RuleSetError(f"{rules.id}: the multi-column bot plays sheet games")
+        chosen = self.choose(state, np.random.default_rng(0))
+        turn = self._turn(state)
+        sp = space(rules.dice, rules.faces)
+        r = sp.roll_index[tuple(sorted(state.dice))]
+        s = 1 if rules.sharp and state.sharp else 0
+        left = state.throws_left
+        ann = rules.announced_column
+        box = state.announced
+        plan: _Plan | None = turn["plans"][None] if box is None else self._announced_plan(state, turn, box)
+        index = {c.id: i for i, c in enumerate(rules.categories)}
+        base = self.sheet_value(state)
+        out: list[tuple[Action, float | None]] = []
+        for a in state.legal_actions():
+            v: float | None = None
+            if isinstance(a, Keep):
+                if plan is not None and left > 0:
+                    v = float(plan.keeps[left][sp.keep_index[a.dice]])
+            elif isinstance(a, Announce):
+                v = float(self._announced_plan(state, turn, index[a.category]).reach[left][s, r])
+            elif isinstance(a, Score):
+                c, i = (a.column or 1) - 1, index[a.category]
+                got = turn["deltas"].get(c)
+                if box is not None and (c, i) != (ann, box):
+                    v = turn["crossings"].get((c, i))
+                elif got is not None and i in got[1]:
+                    d = got[0][min(s, got[0].shape[0] - 1), r, got[1].index(i)]
+                    v = float(d) if d > _NEG / 2 else None
+            out.append((a, None if v is None else base + v))
+        known = sorted((x for x in out if x[1] is not None and x[0] != chosen), key=lambda x: -float(x[1] or 0.0))
+        mine = [x for x in out if x[0] == chosen] or [(chosen, None)]
+        return tuple(mine + known + [x for x in out if x[1] is None and x[0] != chosen])
 
     # -- choosing -------------------------------------------------------------------------------
     def choose(self, state: State, rng: np.random.Generator) -> Action:

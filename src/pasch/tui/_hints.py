@@ -2,8 +2,9 @@
 
 The policy is the application layer's, the same as the web's and ``pasch play --plain``'s: single-column
 sheets get every legal option with its exact value (the expected final score of the sheet if the player
-takes it and plays optimally afterwards); multi-column games get the strongest bot's choice, what to keep
-included, beside what each box pays now. This module only puts it in words.
+takes it and plays optimally afterwards); multi-column games every legal option with the strongest bot's
+estimate of the final total, shown alike but headed and noted as an estimate. This module only puts it in
+words.
 
 In single-column games of two to eight players the list also shows each option's "P(win)" (the chance of
 finishing ahead of every opponent, :attr:`pasch.app.AdviceOption.p_win`) when the rule set's win tables are
@@ -34,8 +35,8 @@ class HintRow:
     Attributes:
         action: the action's text (``score chance``, ``keep 3 3``).
         label: the action in words, in the current language.
-        value: the expected final score (exact hints), or what a box pays now; None for a suggestion that
-            enters nothing (``keep 3 3`` suggested by the bot).
+        value: the expected final score (exact hints), the bot's estimate of it (estimated hints), or what a
+            box pays now; None for a suggestion that enters nothing (``keep 3 3`` suggested by the bot).
         best: the best option (exact hints), or the bot's choice.
         delta: the value minus the best option's (0 for the best, negative for the others); None where the
             advice has no comparable values.
@@ -65,6 +66,8 @@ class Hints:
         win: ``shown`` (the rows have P(win)), ``missing`` (it applies, but the win tables are neither open
             nor stored: ``w`` builds them) or empty (P(win) does not apply to this game).
         win_tables: where the win tables stand (their size, and what a build takes) where ``win`` is not empty.
+        estimated: the values are the strongest bot's estimates of the final total (multi-column games),
+            ranked and shown as exact ones are.
     """
 
     rows: tuple[HintRow, ...]
@@ -76,6 +79,7 @@ class Hints:
     score: tuple[int, int] | None = None
     win: str = ""
     win_tables: WinTables | None = None
+    estimated: bool = False
 
     def lines(self, limit: int | None = 5, more_key: str = "m") -> list[str]:
         """The list as text lines: the best option with its value, the others as ``−1.9`` against it.
@@ -89,14 +93,18 @@ class Hints:
         # Columns only as wide as their texts: with P(win) a line fits the hint panel beside two players' sheets at
         # 80x24 (44 columns), and most lines the one beside three (39; "throw all again" rows take 42).
         width = max([len(_("option")), *(len(r.label) + 2 for r in rows)])
-        head = _("expected total") if self.exact else _("points now")
+        ranked = self.exact or self.estimated
+        # Estimated hints (multi-column games) sit beside three or four columns and name long options
+        # ("announce Three of a kind"): the others' distance to the best without "vs best", which the note says.
+        short = self.estimated and not self.exact
+        head = _("expected total") if self.exact else _("estimate") if self.estimated else _("points now")
         p_head = _("P(win)")
         p_width = max(7, len(p_head))
-        v_width = max([len(head), *(len(_value_text(r, self.exact)) for r in rows)])
+        v_width = max([len(head), *(len(_value_text(r, ranked, short)) for r in rows)])
         lines = [f"{_('option'):<{width}}  {head:>{v_width}}" + (f"  {p_head:>{p_width}}" if win else "")]
         for row in rows:
             mark = "★" if row.best else " "
-            line = f"{mark} {row.label:<{width - 2}}  {_value_text(row, self.exact):>{v_width}}"
+            line = f"{mark} {row.label:<{width - 2}}  {_value_text(row, ranked, short):>{v_width}}"
             if win:
                 line += f"  {percent(row.p_win):>{p_width}}"
             lines.append(line)
@@ -108,14 +116,17 @@ class Hints:
         return lines
 
 
-def _value_text(row: HintRow, exact: bool) -> str:
-    """The best option's expected total; the others' distance to it (``−1.9 vs best``)."""
+def _value_text(row: HintRow, ranked: bool, short: bool = False) -> str:
+    """The best option's expected (or estimated) total; the others' distance to it (``−1.9 vs best``, or
+    ``−1.9`` when ``short``)."""
     if row.value is None:
         return _("bot's choice") if row.best else ""
-    if not exact:
+    if not ranked:
         return f"{row.value:.0f}"
     if row.best or row.delta is None:
         return f"{row.value:.1f}"
+    if short:
+        return signed(row.delta)
     return _("{delta} vs best").format(delta=signed(row.delta))
 
 
@@ -146,8 +157,13 @@ def hint_label(rules: RuleSet, action: Action) -> str:
     return str(action)
 
 
-def _row(rules: RuleSet, option: AdviceOption, exact: bool) -> HintRow:
-    value = option.value if exact else (None if option.points is None else float(option.points))
+def _row(rules: RuleSet, option: AdviceOption, exact: bool, estimated: bool = False) -> HintRow:
+    if exact:
+        value = option.value
+    elif estimated:
+        value = option.estimate
+    else:
+        value = None if option.points is None else float(option.points)
     return HintRow(str(option.action), hint_label(rules, option.action), value, option.best, option.delta, option.p_win)
 
 
@@ -173,11 +189,16 @@ def compute_hints(state: State, progress: Progress | None = None) -> Hints:
                 win = "shown" if any(o.p_win is not None for o in advice.options) else ""
             else:
                 win = "missing"
-    rows = tuple(_row(rules, o, advice.exact) for o in advice.options)
+    rows = tuple(_row(rules, o, advice.exact, advice.estimated) for o in advice.options)
     if advice.exact:
         note = _("Expected final score of this sheet with optimal play from here.")
         if win == "shown":
             note += " " + _("P(win): your chance to finish ahead of everyone, playing for it from here.")
+    elif advice.estimated:
+        note = _(
+            "No exact values for this game: the strongest bot's estimate of the final total (its per-column "
+            "values), not exact. ★ is its choice; the others show how many points less they are worth."
+        )
     else:
         note = _("No exact values for this game: ★ is the strongest bot's choice; points are what each box pays now.")
     suggested = advice.suggestion
@@ -185,4 +206,4 @@ def compute_hints(state: State, progress: Progress | None = None) -> Hints:
     score: tuple[int, int] | None = None
     if isinstance(suggested, Score) and isinstance(state, GameState):
         score = ((suggested.column or 1) - 1, rules.category_index(suggested.category))
-    return Hints(rows, advice.exact, note, suggestion, suggested, advice.keep, score, win, win_info)
+    return Hints(rows, advice.exact, note, suggestion, suggested, advice.keep, score, win, win_info, advice.estimated)
