@@ -43,7 +43,9 @@ export function renderRoom() {
   $("over").hidden = !s.terminal;
   if (s.terminal) renderOver(s, room);
   if (room.table) renderTable(); else $("table-panel").hidden = true;
-  $("chat-box").hidden = !room.table;  // a server with the table's manners has the chat too
+  // A server with the table's manners has the chat too; not needed when every seat plays on this device.
+  const elsewhere = room.seats.some((x, i) => x.kind === "human" && app.tokens[i] === undefined);
+  $("chat-box").hidden = !room.table || !elsewhere;
   renderConn();
   keepFocus();
 }

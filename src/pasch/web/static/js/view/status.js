@@ -51,6 +51,7 @@ export function renderStatus() {
   $("share-link").textContent = location.origin + "/r/" + room.code;
   $("share-button").textContent = navigator.share ? t("share_button") : t("copy_link");
   $("commitment").textContent = room.commitment || "—";
+  $("commitment").parentElement.hidden = !room.commitment;  // a score keeper's room has no server dice
   const contributed = localStorage.getItem("pasch:contribution:" + room.code);
   const included = contributed && room.contributions && room.contributions.includes(contributed);
   $("contribution-line").hidden = !included;
