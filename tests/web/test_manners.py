@@ -110,10 +110,15 @@ def test_the_turn_clock_hands_an_absent_seat_to_its_stand_in_and_back(tmp_path: 
             with pytest.raises(ActError) as err:
                 await svc.create_room("yacht", [("Ada", "human")], clock=60, stand_in="human")
             assert err.value.code == "bad_request"
-            room, _ = await svc.create_room("yacht", [("Ada", "human"), ("Bob", "human")], clock=60, stand_in="greedy")
+            room, _ = await svc.create_room(
+                "yacht", [("Ada", "human"), ("Bob", "human")], wait=True, clock=60, stand_in="greedy"
+            )
             code = room.code
             await svc.claim_seat(code, 1)
             svc.schedule_bots(room)
+            await asyncio.sleep(0.05)
+            assert room.clock_key is None  # the waiting room has not started: no clock
+            await svc.table.start(code, 0)
             await _until(lambda: room.clock_key == (0, 0), "Ada's clock")
             clock = next(f for f in frames if f["type"] == "clock")
             assert clock["seat"] == 0 and clock["seconds"] == 60 and clock["left"] <= 60

@@ -105,11 +105,12 @@ def test_the_turn_clock_and_its_stand_in_work_across_processes(
     for s in (a, b):
         s.data_dir.mkdir()
         servers.append(s.start())
-    created = b.create([{"name": "Ada"}, {"name": "Bob"}], clock=15, stand_in="bot:greedy")
+    created = b.create([{"name": "Ada"}, {"name": "Bob"}], wait=True, clock=15, stand_in="bot:greedy")
     code = created["code"]
     bob_token = a.join(code)["token"]
     ada = Client(b, code, created["token"])
     bob = Client(a, code, bob_token)
+    ada.send({"type": "start"})  # on B; the clock runs where the bots' owner is (A or B)
 
     def away(msg: dict[str, Any]) -> bool | None:
         return msg["seats"][0]["away"] if msg.get("type") == "presence" else None

@@ -319,8 +319,8 @@ class Hub:
         room.last_active = datetime.now(UTC)
         writer = asyncio.get_running_loop().create_task(conn.writer())
         conn.send(self.welcome(room, None))
-        await self.presence_changed(room)  # one spectator more
         try:
+            await self.presence_changed(room)  # one spectator more
             while not conn.closed:
                 raw = await ws.receive()
                 if raw["type"] == "websocket.disconnect" or conn.closed:

@@ -252,6 +252,8 @@ class Table:
         """(seat, turn) whose clock should run now, or None."""
         if not room.extra.get("clock") or room.status != "playing" or room.finished or waiting_for(room):
             return None
+        if room.seq == 0 and not room.extra.get("wait"):
+            return None  # no waiting room: the players may still be arriving; the clock starts with the game
         state = room.state
         if state.is_chance_node:
             return None
