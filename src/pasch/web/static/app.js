@@ -10,7 +10,7 @@ import { wireKeys } from "./js/keys.js";
 import { renderRoom } from "./js/view/room.js";
 import { showHome, translateHome, wireHome } from "./js/view/home.js";
 import { toggleReview } from "./js/view/over.js";
-import { shareLink } from "./js/view/status.js";
+import { shareLink, wireSignals } from "./js/view/status.js";
 import { wireTable } from "./js/view/table.js";
 
 setRenderer(renderRoom);
@@ -29,12 +29,14 @@ $("hint").onclick = askHint;
 $("apply-hint").onclick = once(applyHint);
 $("retry").onclick = retryNow;
 $("share-button").onclick = shareLink;
+wireSignals();
 $("review-toggle").onclick = toggleReview;
 $("take-seat").onclick = async () => { if (await takeSeat($("join-name").value.trim())) $("join-name").value = ""; };
 $("rematch").onclick = () => {
   if (!Object.keys(app.tokens).length) { if (app.room.rematch_code) location.assign("/r/" + app.room.rematch_code); return; }
   followRematch();
 };
+$("enter-dice").oninput = render;
 $("enter-form").onsubmit = (ev) => {
   ev.preventDefault();
   if (enterDice($("enter-dice").value, $("enter-sharp").checked)) $("enter-dice").value = "";

@@ -1,7 +1,7 @@
 // The dice on the table (pips drawn in CSS, held dice raised), the Throw button, the score keeper's entry
 // of the table's dice, and kniffel-4's announcement control.
 import { $, el, once } from "../dom.js";
-import { app, myTurn } from "../store.js";
+import { app, myTurn, render } from "../store.js";
 import { act, toggleHold } from "../actions.js";
 import { throwAction } from "../place.js";
 import { boxName, t } from "../lang.js";
@@ -19,7 +19,9 @@ function face(v) {
 export function renderDice(s) {
   const box = $("dice");
   box.innerHTML = "";
-  const dice = app.arr.length ? app.arr : (s.dice || []);
+  // While the keeper types (or taps) the table's dice, they show on the table as they are entered.
+  const typed = enteringDice(s) ? $("enter-dice").value.replace(/[^1-6]/g, "").split("").map(Number) : [];
+  const dice = typed.length ? typed : app.arr.length ? app.arr : (s.dice || []);
   const n = app.room.rules.dice;
   const animate = motion && app.rolling.size > 0;
   const canHold = myTurn() && s.can_keep && !app.outbox;
@@ -65,9 +67,7 @@ export function renderControls(s) {
   } else {
     $("throws-left").textContent = s.keeper ? "" : t("throws_left", { n: s.throws_left });
   }
-  // Score keeper: the dice that fell at the table (sheet games: five dice; Knaster after "roll": two).
-  const entering = knaster ? s.keeper && s.pending > 0 && !s.terminal && holdsCurrent(s)
-    : s.keeper && mine && s.can_enter;
+  const entering = enteringDice(s);
   // The dice field gets the focus back each time it shows again (the next player's entry), where a keyboard
   // is at hand; on a touch screen the pad below it is used instead of popping the keyboard up each turn.
   if (entering && $("enter-form").hidden && matchMedia("(hover: hover)").matches) setTimeout(() => $("enter-dice").focus(), 0);
@@ -77,7 +77,12 @@ export function renderControls(s) {
   renderAnnounce(s, mine);
 }
 
-function holdsCurrent(s) { return app.tokens[s.current] !== undefined; }
+// Score keeper: the dice that fell at the table are to be entered here (sheet games: five dice; Knaster
+// after "roll": two).
+function enteringDice(s) {
+  if (!s.keeper || s.terminal || app.tokens[s.current] === undefined) return false;
+  return s.kind === "knaster" ? s.pending > 0 : myTurn() && s.can_enter;
+}
 
 // kniffel-4: the announceable boxes as one compact choice in sheet order (a select and a button), not a
 // wall of buttons on a phone.
@@ -111,10 +116,11 @@ function fillPad(most) {
     b.onclick = () => {
       const d = digits();
       if (d.length < Number(pad.dataset.most)) field.value = (d + v).split("").join(" ");
+      render();
     };
     pad.appendChild(b);
   }
   const back = el("button", { type: "button", className: "pad-back", ariaLabel: t("remove"), dataset: { key: "pad:back" } }, "⌫");
-  back.onclick = () => { field.value = digits().slice(0, -1).split("").join(" "); };
+  back.onclick = () => { field.value = digits().slice(0, -1).split("").join(" "); render(); };
   pad.appendChild(back);
 }

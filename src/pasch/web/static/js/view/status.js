@@ -70,15 +70,43 @@ export function renderStatus() {
   signalTurn(myTurn() && !s.terminal, room);
 }
 
-// Your turn while the tab is in the background: the title says so and the icon gets a badge; a phone
-// vibrates once when the turn comes.
+// Your turn while the tab is in the background: the title says so and the icon gets a badge, a phone
+// vibrates, a short tone sounds, each as the player chose (remembered on this device).
+const SIGNALS = { title: true, vibrate: true, sound: false };
+function signals() {
+  try { return { ...SIGNALS, ...JSON.parse(localStorage.getItem("pasch:signals") || "{}") }; } catch (e) { return SIGNALS; }
+}
+export function wireSignals() {
+  const now = signals();
+  for (const k of Object.keys(SIGNALS)) {
+    const box = $("signal-" + k);
+    box.checked = now[k];
+    box.onchange = () => { localStorage.setItem("pasch:signals", JSON.stringify({ ...signals(), [k]: box.checked })); };
+  }
+}
+function tone() {
+  try {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator(), gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.4);
+  } catch (e) { /* no audio here */ }
+}
 let signalled = false;
 function signalTurn(mine, room) {
+  const on = signals();
   const away = mine && document.hidden;
-  document.title = (away ? "● " + t("your_turn") + " · " : "") + "pasch · " + room.code;
+  document.title = (away && on.title ? "● " + t("your_turn") + " · " : "") + "pasch · " + room.code;
   const icon = document.querySelector("link[rel=icon]");
-  if (icon) icon.href = away ? "/static/favicon-turn.svg" : "/static/favicon.svg";
-  if (away && !signalled && navigator.vibrate) navigator.vibrate(200);
+  if (icon) icon.href = away && on.title ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+  if (away && !signalled) {
+    if (on.vibrate && navigator.vibrate) navigator.vibrate(200);
+    if (on.sound) tone();
+  }
   signalled = away;
 }
 document.addEventListener("visibilitychange", () => { if (app.state && app.room) renderStatus(); });
