@@ -5,6 +5,7 @@ end card, kniffel-4 after the first throw, the score keeper mid-game, Knaster mi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -52,6 +53,30 @@ def throw(page: Any) -> None:
     before = seq(page)
     page.click("#throw")
     wait_seq(page, before)
+
+
+def luminance(rgb: str) -> float:
+    """Relative luminance (WCAG 2) of a computed colour ``rgb(r, g, b)``."""
+    channels = [int(x) / 255 for x in re.findall(r"\d+", rgb)[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def assert_information_dice_readable(page: Any) -> None:
+    """Dice that only inform (Knaster's, another player's turn, the keeper's) are drawn at full strength: no
+    transparency, and pips at 4.5:1 or more against the face (they were 45 % opaque, about 2.8:1)."""
+    die = page.locator("#dice .die[data-value]:disabled").first
+    assert die.count()
+    assert die.evaluate("e => getComputedStyle(e).opacity") == "1"
+    face = die.evaluate("e => getComputedStyle(e).backgroundColor")
+    pip = die.locator(".pip").nth(4 if die.get_attribute("data-value") in ("1", "3", "5") else 0)
+    ink = pip.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert contrast(face, ink) >= 4.5, (face, ink)
 
 
 def test_every_screen_at_both_sizes_has_no_axe_violations(browser: Any, server: Server) -> None:  # noqa: F811
@@ -107,6 +132,9 @@ def test_every_screen_at_both_sizes_has_no_axe_violations(browser: Any, server: 
         else:
             page.click("#pass")
         wait_seq(page, before)
+    if page.locator("#throw").is_enabled():
+        throw(page)
+    assert_information_dice_readable(page)
     found += look(page, "knaster-midgame")
     assert not found, "\n".join(found)
     assert not errors, errors
