@@ -46,4 +46,11 @@ export function onKey(ev) {
   render();
 }
 
-export function wireKeys() { document.addEventListener("keydown", onKey); }
+// The sheet cursor is drawn for keyboard users only (a mouse user would take it for a choice made).
+export function wireKeys() {
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Tab" || ev.key.startsWith("Arrow") || ev.key === "j" || ev.key === "k") document.body.classList.add("keyboard");
+    onKey(ev);
+  });
+  document.addEventListener("pointerdown", () => document.body.classList.remove("keyboard"));
+}
