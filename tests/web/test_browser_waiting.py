@@ -84,6 +84,9 @@ def test_the_turn_clock_hands_an_idle_seat_to_a_bot_until_back(browser: Any, ser
     page.wait_for_url("**/r/*")
     assert not page.url.endswith(code)
     assert my_turn(page)
+    before = seq(page)
+    page.click("#throw")  # turns are timed from the game's first event on
+    wait_seq(page, before)
     page.wait_for_selector("#clock:not([hidden])")
     assert "s left" in page.inner_text("#clock")
     # Ada does nothing: after 30 s the stand-in bot plays for her, and says so.
@@ -93,3 +96,33 @@ def test_the_turn_clock_hands_an_idle_seat_to_a_bot_until_back(browser: Any, ser
     page.click("#back")
     page.wait_for_selector("#away", state="hidden", timeout=30_000)
     assert not errors, errors
+
+
+def seat_friend(browser: Any, link: str, name: str) -> tuple[Any, list[str]]:  # noqa: F811
+    page, errors = new_page(browser, "desktop")
+    page.goto(link)
+    page.wait_for_selector("#take-seat")
+    page.fill("#join-name", name)
+    page.click("#take-seat")
+    wait_until(lambda: page.get_attribute("body", "data-seats") not in (None, ""))
+    return page, errors
+
+
+def test_the_host_hands_an_absent_seat_to_the_bot_after_a_vote(browser: Any, server: Server) -> None:  # noqa: F811
+    ada, errors = new_page(browser, "desktop")
+    create(ada, server, "kniffel", [("Ada", "human", True), ("", "human", False), ("", "human", False)])
+    bob, berr = seat_friend(browser, ada.url, "Bob")
+    cid, cerr = seat_friend(browser, ada.url, "Cid")
+    bob.context.close()  # Bob walks away
+    # Ada, the host, may let the bot play for Bob; Cid, also at the table, is asked.
+    ada.wait_for_selector("#hand .hand-seat[data-seat='1']")
+    assert "Bob" in ada.inner_text("#hand")
+    ada.click("#hand .hand-seat[data-seat='1']")
+    cid.wait_for_selector("#vote:not([hidden]) #vote-yes:not([hidden])")
+    assert "Bob" in cid.inner_text("#vote-text")
+    shot(cid, "vote-desktop")
+    cid.click("#vote-yes")
+    ada.wait_for_selector("#away:not([hidden])")
+    assert "plays for Bob" in ada.inner_text("#away")
+    wait_until(lambda: "now plays for Bob" in cid.inner_text("#vote-text"))
+    assert not errors and not berr and not cerr, (errors, berr, cerr)

@@ -2,6 +2,7 @@
 // Error frames are shown by their code (err_CODE) where a translation exists, else the server's English text.
 export const STRINGS = {
   en: {
+    hand_seat: "Let {bot} play for {name}", vote_question: "{host} asks: let the bot play for {name}, who is not here?", vote_handed: "The bot now plays for {name}.", vote_refused: "{name}'s seat stays with {name}.", yes: "Yes", no: "No", err_present: "That player is connected.", err_away: "The bot plays for that seat already.", err_no_vote: "There is no vote on that seat.", err_not_voter: "This vote is not yours.",
     quick_bot_sub: "Now, with hints on", quick_friends_sub: "A link to send; the first throw waits for them", quick_keeper_sub: "Real dice; this device keeps the sheet",
     signals: "Your turn in a background tab", signal_title: "title and icon", signal_vibrate: "vibrate (phones)", signal_sound: "a short sound",
     waiting_title: "Waiting for everyone before the first throw", waiting_seat: "{name}: the seat is free — send the link", waiting_dice: "{name}: their dice contribution is not in yet", start_now: "Start now", im_back: "I'm back", stand_in_plays: "{bot} plays for {name} (away)", clock_left: "{name}: {n} s left", chat: "Chat", chat_say: "Say something", send: "Send", wait_room: "Wait for everyone before the first throw", turn_clock: "Turn clock", clock_off: "off", err_waiting: "The game starts when everyone is there (or the host starts it).", err_not_host: "Only the host can start the game.", err_started: "The game has started already.", err_too_long: "That line is too long.",
@@ -36,6 +37,7 @@ export const STRINGS = {
     yahtzee: "Yahtzee", chance: "Chance"
   },
   de: {
+    hand_seat: "{bot} für {name} spielen lassen", vote_question: "{host} fragt: Soll der Bot für {name} spielen, der nicht da ist?", vote_handed: "Der Bot spielt jetzt für {name}.", vote_refused: "Der Platz bleibt bei {name}.", yes: "Ja", no: "Nein", err_present: "Dieser Spieler ist verbunden.", err_away: "Für diesen Platz spielt schon der Bot.", err_no_vote: "Über diesen Platz wird nicht abgestimmt.", err_not_voter: "Diese Abstimmung ist nicht deine.",
     quick_bot_sub: "Sofort, mit Tipps", quick_friends_sub: "Ein Link zum Verschicken; der erste Wurf wartet auf alle", quick_keeper_sub: "Echte Würfel; dieses Gerät führt den Block",
     signals: "Dein Zug, wenn der Tab im Hintergrund ist", signal_title: "Titel und Symbol", signal_vibrate: "vibrieren (Handys)", signal_sound: "ein kurzer Ton",
     waiting_title: "Warten auf alle vor dem ersten Wurf", waiting_seat: "{name}: Platz frei – schick den Link", waiting_dice: "{name}: Würfelbeitrag fehlt noch", start_now: "Jetzt starten", im_back: "Bin wieder da", stand_in_plays: "{bot} spielt für {name} (abwesend)", clock_left: "{name}: noch {n} s", chat: "Chat", chat_say: "Schreib etwas", send: "Senden", wait_room: "Vor dem ersten Wurf auf alle warten", turn_clock: "Zugzeit", clock_off: "aus", err_waiting: "Das Spiel beginnt, wenn alle da sind (oder der Gastgeber startet).", err_not_host: "Nur der Gastgeber kann das Spiel starten.", err_started: "Das Spiel hat schon begonnen.", err_too_long: "Diese Zeile ist zu lang.",
@@ -71,6 +73,7 @@ export const STRINGS = {
     yahtzee: "Kniffel", chance: "Chance"
   },
   es: {
+    hand_seat: "Que {bot} juegue por {name}", vote_question: "{host} pregunta: ¿que el bot juegue por {name}, que no está?", vote_handed: "El bot juega ahora por {name}.", vote_refused: "La plaza sigue siendo de {name}.", yes: "Sí", no: "No", err_present: "Ese jugador está conectado.", err_away: "El bot ya juega por esa plaza.", err_no_vote: "No hay votación sobre esa plaza.", err_not_voter: "Esta votación no es tuya.",
     quick_bot_sub: "Ya, con pistas", quick_friends_sub: "Un enlace para enviar; la primera tirada los espera", quick_keeper_sub: "Dados reales; este dispositivo lleva la hoja",
     signals: "Tu turno con la pestaña en segundo plano", signal_title: "título e icono", signal_vibrate: "vibrar (móviles)", signal_sound: "un sonido breve",
     waiting_title: "Esperando a todos antes de la primera tirada", waiting_seat: "{name}: plaza libre; envía el enlace", waiting_dice: "{name}: falta su aportación a los dados", start_now: "Empezar ya", im_back: "He vuelto", stand_in_plays: "{bot} juega por {name} (ausente)", clock_left: "{name}: quedan {n} s", chat: "Chat", chat_say: "Escribe algo", send: "Enviar", wait_room: "Esperar a todos antes de la primera tirada", turn_clock: "Tiempo por turno", clock_off: "no", err_waiting: "La partida empieza cuando estén todos (o cuando la inicie el anfitrión).", err_not_host: "Solo el anfitrión puede empezar la partida.", err_started: "La partida ya ha empezado.", err_too_long: "Esa línea es demasiado larga.",
@@ -106,6 +109,7 @@ export const STRINGS = {
     yahtzee: "Yahtzee", chance: "Suerte"
   },
   it: {
+    hand_seat: "Fai giocare {bot} per {name}", vote_question: "{host} chiede: il bot gioca per {name}, che non c'è?", vote_handed: "Ora il bot gioca per {name}.", vote_refused: "Il posto resta a {name}.", yes: "Sì", no: "No", err_present: "Quel giocatore è connesso.", err_away: "Il bot gioca già per quel posto.", err_no_vote: "Non c'è una votazione su quel posto.", err_not_voter: "Questa votazione non è tua.",
     quick_bot_sub: "Subito, con i suggerimenti", quick_friends_sub: "Un link da mandare; il primo lancio li aspetta", quick_keeper_sub: "Dadi veri; questo dispositivo tiene il foglio",
     signals: "Il tuo turno con la scheda in background", signal_title: "titolo e icona", signal_vibrate: "vibrazione (telefoni)", signal_sound: "un breve suono",
     waiting_title: "In attesa di tutti prima del primo lancio", waiting_seat: "{name}: posto libero, manda il link", waiting_dice: "{name}: manca il suo contributo ai dadi", start_now: "Inizia ora", im_back: "Sono tornato", stand_in_plays: "{bot} gioca per {name} (assente)", clock_left: "{name}: restano {n} s", chat: "Chat", chat_say: "Scrivi qualcosa", send: "Invia", wait_room: "Aspetta tutti prima del primo lancio", turn_clock: "Tempo per turno", clock_off: "no", err_waiting: "La partita inizia quando ci sono tutti (o quando la avvia chi ospita).", err_not_host: "Solo chi ospita può avviare la partita.", err_started: "La partita è già iniziata.", err_too_long: "Questa riga è troppo lunga.",

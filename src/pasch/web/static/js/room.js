@@ -5,7 +5,7 @@ import { connect, reconcile, send, settle, stop } from "./net.js";
 import { placeDice } from "./place.js";
 import { showError } from "./view/status.js";
 import { setRuleSet } from "./lang.js";
-import { addChat } from "./view/table.js";
+import { addChat, setVote } from "./view/table.js";
 
 export function openRoom() {
   connect({ open: joinSeats, message: onMessage });
@@ -56,6 +56,9 @@ function onMessage(m) {
     render();
   } else if (m.type === "presence") {
     app.presence = m;
+    render();
+  } else if (m.type === "vote") {
+    setVote(m);
     render();
   } else if (m.type === "chat") {
     addChat(m);

@@ -25,6 +25,7 @@ export const app = {
   presence: null,      // who is connected, who is away and which bot plays for them
   clock: null,         // the turn clock frame, with receivedAt (performance.now())
   chat: [],            // the chat lines, by their number
+  vote: null,          // the vote on handing an absent seat to the stand-in, while open (and its result)
 };
 
 let drawer = () => {};

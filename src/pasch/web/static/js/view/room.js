@@ -17,7 +17,7 @@ export function renderRoom() {
   renderStatus();
   const s = app.state, room = app.room;
   const gone = app.conn === "no_room";
-  for (const id of ["dice-area", "hint-panel", "sheet-wrap", "moves-box", "game-foot", "share", "seat-panel", "over", "chat-box", "table-panel"]) {
+  for (const id of ["dice-area", "hint-panel", "sheet-wrap", "moves-box", "game-foot", "share", "seat-panel", "over", "chat-box", "table-panel", "hand", "vote"]) {
     if (gone || !s || !room) $(id).hidden = true;
   }
   if (gone || !s || !room) return;
@@ -42,7 +42,7 @@ export function renderRoom() {
   renderMoves();
   $("over").hidden = !s.terminal;
   if (s.terminal) renderOver(s, room);
-  if (room.table) renderTable(); else $("table-panel").hidden = true;
+  if (room.table) renderTable(); else for (const id of ["table-panel", "hand", "vote"]) $(id).hidden = true;
   // A server with the table's manners has the chat too; not needed when every seat plays on this device.
   const elsewhere = room.seats.some((x, i) => x.kind === "human" && app.tokens[i] === undefined);
   $("chat-box").hidden = !room.table || !elsewhere;

@@ -30,6 +30,49 @@ export function renderTable() {
   renderPresence();
   renderClock();
   renderChat();
+  renderHand();
+  renderVote();
+}
+
+// The host may hand an absent player's seat to the stand-in bot (at once, or after a vote of the others).
+function renderHand() {
+  const table = app.room.table;
+  const box = $("hand");
+  const host = table.host !== null && table.host !== undefined && app.tokens[table.host] !== undefined;
+  const seats = app.presence && app.presence.seats ? app.presence.seats : [];
+  const absent = host && app.state && !app.state.terminal && !waiting()
+    ? seats.filter((x) => !x.online && !x.away && app.tokens[x.seat] === undefined && isHuman(x.seat)) : [];
+  const sig = absent.map((x) => x.seat).join(",") + ":" + document.documentElement.lang;
+  box.hidden = !absent.length;
+  if (box.dataset.sig === sig) return;
+  box.dataset.sig = sig;
+  box.innerHTML = "";
+  for (const x of absent) {
+    const b = el("button", { type: "button", className: "hand-seat", dataset: { seat: String(x.seat), key: "hand:" + x.seat } },
+      t("hand_seat", { name: seatName(x.seat), bot: kindLabel(table.stand_in || "bot:optimal") }));
+    b.onclick = () => send({ type: "hand", seat: x.seat });
+    box.appendChild(b);
+  }
+}
+function isHuman(i) { const seat = app.room.seats[i]; return Boolean(seat && seat.kind === "human" && seat.claimed); }
+
+// A vote the host opened: the connected players asked answer yes or no; the result is said once.
+function renderVote() {
+  const v = app.vote;
+  const box = $("vote");
+  if (!v) { box.hidden = true; return; }
+  const mine = (v.voters || []).filter((s) => s === app.seat);
+  const answered = mine.every((s) => (v.yes || []).includes(s) || (v.no || []).includes(s));
+  const open = v.result === null || v.result === undefined;
+  box.hidden = open ? !mine.length : false;
+  $("vote-text").textContent = !open ? t("vote_" + v.result, { name: seatName(v.seat) })
+    : t("vote_question", { host: seatName(v.by), name: seatName(v.seat) });
+  $("vote-yes").hidden = $("vote-no").hidden = !open || answered;
+}
+
+export function setVote(m) {
+  app.vote = m;
+  if (m.result) setTimeout(() => { if (app.vote === m) { app.vote = null; renderVote(); } }, 6000);
 }
 
 // Seats the turn clock marked away, and the bot that plays for each; "I'm back" for one's own.
@@ -82,6 +125,10 @@ export function addChat(line) {
 
 export function wireTable() {
   $("table-start").onclick = () => send({ type: "start" });
+  // The vote is the connection's seat's (the server counts the seat this page joined with).
+  const vote = (yes) => { if (app.vote) send({ type: "vote", seat: app.vote.seat, yes }); };
+  $("vote-yes").onclick = () => vote(true);
+  $("vote-no").onclick = () => vote(false);
   $("back").onclick = () => {
     const away = awaySeats();
     for (const seat of mySeats()) if (away.has(seat)) send({ type: "back", token: app.tokens[seat] });
