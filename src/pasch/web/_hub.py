@@ -435,7 +435,10 @@ async def on_join(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: An
     more = msg.get("tokens")
     local: set[int] = set()
     if seat is not None and isinstance(more, list):
-        local = {h for t in more[:100] if isinstance(t, str) and (h := room.seat_of(t)) is not None and h != seat}
+        others = [t for t in more[:100] if isinstance(t, str)]
+        if any(room.seat_of(t) is None for t in others):
+            await hub.fresh_claims(room.code)  # the same look-up as the token's: claims made elsewhere count
+        local = {h for t in others if (h := room.seat_of(t)) is not None and h != seat}
     changed = seat != conn.seat or local != conn.local
     if changed and not conn.allow_seat_change():
         LOG.info("room %s: a connection changes its seat too often; refused", room.code)
