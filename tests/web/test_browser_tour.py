@@ -100,6 +100,15 @@ def test_every_screen_at_both_sizes_has_no_axe_violations(browser: Any, server: 
     play_out([page])
     page.wait_for_selector("#over:not([hidden]) table.standings")
     found += look(page, "end-card")
+    # The standings' Total column stays on a phone's screen in the longer languages too.
+    page.set_viewport_size(SIZES["phone"])
+    for lang in ("de", "es", "it"):
+        page.select_option("#lang", lang)
+        wait_until(lambda lang=lang: page.get_attribute("html", "lang") == lang)
+        box = page.locator("table.standings th.col-total").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= SIZES["phone"]["width"], (lang, box)
+    page.screenshot(path=str(SHOTS / "tour-end-card-it-phone.png"), full_page=True, animations="disabled")
+    page.select_option("#lang", "en")
     # kniffel-4 after the first throw.
     create(page, server, "kniffel-4", [("Ada", "human", True), ("Robo", "bot:greedy", False)], hints=True)
     assert my_turn(page)

@@ -98,7 +98,7 @@ function quick(kind) {
   const rules = $("rules").value;
   const chosen = app.rules.find((r) => r.id === rules);
   const bots = chosen ? chosen.seat_kinds.filter((k) => k.startsWith("bot:")) : [];
-  const bot = bots.includes("bot:greedy") ? "bot:greedy" : bots[0];
+  const bot = bots[0];  // the server lists its seat kinds best first
   if (kind === "bot") return makeRoom({ rules, seats: [me, { name: kindLabel(bot), kind: bot }], hints: true }, [true, false]);
   if (kind === "friends") return makeRoom({ rules, seats: [me, { name: "", kind: "human" }], wait: true }, [true, false]);
   return makeRoom({ rules, seats: [me, { name: t("player") + " 2", kind: "human" }], keeper: true }, [true, true]);

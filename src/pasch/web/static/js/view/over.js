@@ -54,8 +54,11 @@ export function renderOver(s, room) {
 function standings(sum, room) {
   const sheet = sum.players.length && sum.players[0].upper !== null;
   const table = el("table", { className: "sheet standings" });
+  // Columns nobody scored in (no bonus in the rules, no extras in this game) are left out: on a phone the
+  // total must stay in view.
+  const any = (c) => sum.players.some((p) => p[c]);
   const cols = sheet
-    ? ["rank", "player", "upper", ...(room.rules.bonus_threshold ? ["bonus"] : []), "lower", "extra", "total"]
+    ? ["rank", "player", "upper", ...(room.rules.bonus_threshold ? ["bonus"] : []), "lower", ...(any("extra") ? ["extra"] : []), "total"]
     : ["rank", "player", "total"];
   const hr = table.createTHead().insertRow();
   for (const c of cols) hr.appendChild(el("th", { scope: "col", className: "col-" + c }, t("col_" + c)));

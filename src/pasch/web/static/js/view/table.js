@@ -49,7 +49,7 @@ function renderHand() {
   box.innerHTML = "";
   for (const x of absent) {
     const b = el("button", { type: "button", className: "hand-seat", dataset: { seat: String(x.seat), key: "hand:" + x.seat } },
-      t("hand_seat", { name: seatName(x.seat), bot: kindLabel(table.stand_in || "bot:optimal") }));
+      t("hand_seat", { name: seatName(x.seat), bot: table.stand_in ? kindLabel(table.stand_in) : t("bot") }));
     b.onclick = () => send({ type: "hand", seat: x.seat });
     box.appendChild(b);
   }
