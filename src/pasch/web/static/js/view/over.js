@@ -54,14 +54,13 @@ export function renderOver(s, room) {
 function standings(sum, room) {
   const sheet = sum.players.length && sum.players[0].upper !== null;
   const table = el("table", { className: "sheet standings" });
-  // Columns nobody scored in (no bonus in the rules, no extras in this game) are left out: on a phone the
-  // total must stay in view.
-  const any = (c) => sum.players.some((p) => p[c]);
   const cols = sheet
-    ? ["rank", "player", "upper", ...(room.rules.bonus_threshold ? ["bonus"] : []), "lower", ...(any("extra") ? ["extra"] : []), "total"]
+    ? ["rank", "player", "upper", ...(room.rules.bonus_threshold ? ["bonus"] : []), "lower", "extra", "total"]
     : ["rank", "player", "total"];
+  // A column nobody scored in is marked empty: a phone leaves it out, so that the total stays in view.
+  const empty = (c) => (c === "extra" || c === "bonus") && !sum.players.some((p) => p[c]);
   const hr = table.createTHead().insertRow();
-  for (const c of cols) hr.appendChild(el("th", { scope: "col", className: "col-" + c }, t("col_" + c)));
+  for (const c of cols) hr.appendChild(el("th", { scope: "col", className: "col-" + c + (empty(c) ? " empty" : "") }, t("col_" + c)));
   const tb = table.createTBody();
   for (const p of sum.players) {
     const tr = tb.insertRow();
@@ -69,7 +68,7 @@ function standings(sum, room) {
     if (holds(p.seat)) tr.className = "me";
     for (const c of cols) {
       const td = tr.insertCell();
-      td.className = "col-" + c;
+      td.className = "col-" + c + (empty(c) ? " empty" : "");
       if (c === "rank") td.textContent = sum.solo ? "—" : p.rank + ".";
       else if (c === "player") {
         td.textContent = p.name;
