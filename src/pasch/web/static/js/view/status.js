@@ -19,7 +19,7 @@ function drawError() {
 export function renderConn() {
   const c = app.conn;
   const box = $("conn");
-  box.hidden = !app.code;
+  box.hidden = !app.code || c === "no_room";  // the page's heading says that one
   box.className = "conn conn-" + c;
   const secs = Math.max(1, Math.round((app.retryAt - Date.now()) / 1000));
   $("conn-text").textContent = c === "offline" ? t("conn_offline", { n: secs })
