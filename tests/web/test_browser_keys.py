@@ -234,3 +234,18 @@ def test_an_unknown_room_stops_trying_and_says_so(browser: Any, server: Server) 
     assert len(sockets) == 1
     shot(page, "no-such-room-phone")
     assert not errors, errors
+
+
+def test_h_asks_for_the_hint_and_a_plays_it(browser: Any, server: Server) -> None:  # noqa: F811
+    page, errors = new_page(browser, "desktop")
+    code = create(page, server, "kniffel", [("Ada", "human", True)], hints=True)
+    assert my_turn(page)
+    to_page_focus(page)
+    press_and_wait(page, "r")
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-out p.suggest", timeout=300_000)
+    suggested = page.get_attribute("#hint-out tr.best", "data-action")
+    assert suggested
+    press_and_wait(page, "a")
+    assert logged_actions(server, code) == ["roll", suggested]
+    assert not errors, errors

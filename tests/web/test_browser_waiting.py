@@ -13,6 +13,7 @@ import pytest
 from ._support import Server
 from .test_browser import browser, seq, wait_seq, wait_until  # noqa: F401 (browser: the fixture)
 from .test_browser_table import create, my_turn, new_page, shot
+from .test_browser_tour import axe_violations
 
 pytestmark = pytest.mark.slow
 
@@ -30,6 +31,7 @@ def test_waiting_room_share_and_chat(browser: Any, server: Server) -> None:  # n
     ada.click("#share-button")
     wait_until(lambda: ada.inner_text("#share-done") != "")
     shot(ada, "waiting-room-phone")
+    assert not axe_violations(ada)
     ada.set_viewport_size({"width": 1280, "height": 800})
     shot(ada, "waiting-room-desktop")
     bob, berr = new_page(browser, "desktop")
@@ -121,6 +123,7 @@ def test_the_host_hands_an_absent_seat_to_the_bot_after_a_vote(browser: Any, ser
     cid.wait_for_selector("#vote:not([hidden]) #vote-yes:not([hidden])")
     assert "Bob" in cid.inner_text("#vote-text")
     shot(cid, "vote-desktop")
+    assert not axe_violations(cid)
     cid.click("#vote-yes")
     ada.wait_for_selector("#away:not([hidden])")
     assert "plays for Bob" in ada.inner_text("#away")
