@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, text, update
+from sqlalchemy import Engine, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from pasch.engine import GameLog
@@ -186,6 +186,12 @@ class RoomStore:
         with Session(self.engine) as session:
             value = session.scalar(select(GameRow.meta).where(GameRow.id == room_id))
         return dict(value) if isinstance(value, dict) else None
+
+    def last_seq(self, room_id: int) -> int:
+        """The ``seq`` of a room's last logged event (0: none), whichever process wrote it."""
+        with Session(self.engine) as session:
+            value = session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == room_id))
+        return int(value or 0)
 
     def claims(self, room_id: int) -> list[tuple[int, str | None, bool]]:
         """(seat, token hash, claimed) of every seat: another process may have given a seat away."""
@@ -363,10 +369,12 @@ class RoomStore:
             with self.engine.begin() as conn:
                 conn.execute(update(SeatRow).where(SeatRow.game_id.in_(list(room_ids))).values(token_hash=None))
 
-    def notify(self, channel: str, payload: str) -> None:
-        """PostgreSQL: ``NOTIFY`` the other processes on ``channel`` (failures are the caller's to ignore)."""
+    def notify(self, channel: str, *payloads: str) -> None:
+        """PostgreSQL: ``NOTIFY`` the other processes on ``channel``, every payload in one transaction (failures
+        are the caller's to ignore)."""
         with self.engine.begin() as conn:
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": channel, "payload": payload})
+            for payload in payloads:
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": channel, "payload": payload})
 
     def mark_broken(self, room_ids: Sequence[int]) -> None:
         """Mark rooms whose log no longer replays ``broken`` (left out at start; their logs are kept)."""

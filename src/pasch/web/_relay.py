@@ -233,9 +233,12 @@ class Relay:
         if kind == "presence":  # another process's connections to the room
             with contextlib.suppress(TypeError, ValueError, AttributeError):
                 counts = {int(k): int(v) for k, v in dict(message.get("counts") or {}).items()}
-                room.remote[sender] = (time.monotonic(), counts, int(message.get("spectators") or 0))
-                self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
-                self.deliver(room, {"type": "presence"})
+                spectators = int(message.get("spectators") or 0)
+                before = room.remote.get(sender)
+                room.remote[sender] = (time.monotonic(), counts, spectators)
+                if before is None or before[1:] != (counts, spectators):  # a repeat that changes nothing: quiet
+                    self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
+                    self.deliver(room, {"type": "presence"})
             return
         if kind == "clock":
             room.clock = (
@@ -285,15 +288,18 @@ class Relay:
         """Repeat this process's presence in every room it serves, and forget other processes' counts that were
         not repeated (a process that died)."""
         limit = time.monotonic() - PRESENCE_TTL
+        payloads = []
         for room in list(self.service.rooms.values()):
             if self.counts is not None and room.watchers > 0:
-                self.publish(room, self.counts(room))
+                payloads.append(f"m {self.token} {room.code} {json.dumps(self.counts(room), separators=(',', ':'))}")
             stale = [k for k, (at, _, _) in room.remote.items() if at < limit]
             for k in stale:
                 del room.remote[k]
             if stale and room.watchers > 0:
                 self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
                 self.deliver(room, {"type": "presence"})
+        if payloads:  # one transaction for all of them
+            self._spawn(asyncio.to_thread(self._notify, *payloads))
 
     async def _revoke_here(self, room: Room) -> None:
         await self.refresh_seats(room)
@@ -467,9 +473,9 @@ class Relay:
         self._background.add(task)  # held until done: the loop keeps only weak references to tasks
         task.add_done_callback(self._background.discard)
 
-    def _notify(self, payload: str) -> None:
+    def _notify(self, *payloads: str) -> None:
         with contextlib.suppress(Exception):
-            self.service.store.notify(CHANNEL, payload)
+            self.service.store.notify(CHANNEL, *payloads)
 
 
 def _has_bots(room: Room) -> bool:

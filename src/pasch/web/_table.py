@@ -128,7 +128,8 @@ class Table:
             room = svc.rooms.get(room.code, room)
             if seat not in room.away:
                 return False
-            last = room.seq
+            # The stand-in may have played on in another process that this one has not caught up with yet.
+            last = max(room.seq, await asyncio.to_thread(svc.store.last_seq, room.id))
 
             def close(meta: dict[str, Any]) -> dict[str, Any]:
                 entries = []
