@@ -52,6 +52,8 @@ RETRY = 1.0
 CHUNK = 1000
 MAX_PAYLOAD = 7900
 """PostgreSQL's notification payloads are shorter than 8000 bytes."""
+PRESENCE_DELAY = 0.1
+"""Seconds this process gathers changes of its presence counts before it sends them (one transaction)."""
 FORWARDED = frozenset({"presence", "clock", "chat", "table", "away", "vote"})
 """Frames of the table's manners forwarded to the other processes as they are."""
 MAX_FRAMES = 20000
@@ -127,6 +129,8 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[Any]] = set()
         self._reader: psycopg.AsyncConnection[Any] | None = None
+        self._presence: set[str] = set()
+        self._presence_flush: asyncio.TimerHandle | None = None
         self.counts: Callable[[Room], dict[str, Any]] | None = None
         """This process's presence counts of a room (set by the hub), repeated every :data:`POLL` seconds."""
 
@@ -141,6 +145,9 @@ class Relay:
 
     async def stop(self) -> None:
         """Stop listening (the service's commits still notify the other processes)."""
+        if self._presence_flush is not None:
+            self._presence_flush.cancel()
+            self._presence_flush = None
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -445,6 +452,13 @@ class Relay:
     def publish(self, room: Room, message: dict[str, Any]) -> None:
         """Forward a message that is not in the log (``rematch``, ``seats``) to the other processes."""
         kind = message.get("type")
+        if kind == "presence" and "counts" in message and self.counts is not None:
+            # This process's counts: coalesced, so that a storm of connections is a few NOTIFYs, not one each.
+            self._presence.add(room.code)
+            if self._presence_flush is None:
+                loop = asyncio.get_running_loop()
+                self._presence_flush = loop.call_later(PRESENCE_DELAY, self._flush_presence)
+            return
         if kind == "seats":  # only a claim matters elsewhere (who is online is each process's own view)
             claims = tuple(s.claimed for s in room.seats)
             if self._claims.get(room.code) == claims:
@@ -462,6 +476,18 @@ class Relay:
         body = {"type": message["type"], "code": message.get("code")}
         payload = f"m {self.token} {room.code} {json.dumps(body, separators=(',', ':'))}"
         self._spawn(asyncio.to_thread(self._notify, payload))
+
+    def _flush_presence(self) -> None:
+        self._presence_flush = None
+        codes, self._presence = self._presence, set()
+        payloads = []
+        for code in codes:
+            room = self.service.rooms.get(code)
+            if room is not None and self.counts is not None:
+                body = json.dumps(self.counts(room), separators=(",", ":"))
+                payloads.append(f"m {self.token} {code} {body}")
+        if payloads:
+            self._spawn(asyncio.to_thread(self._notify, *payloads))
 
     def wake_leader(self, room: Room) -> None:
         """Announce a room whose bot is to move before any event was logged (new rooms, rematches)."""
