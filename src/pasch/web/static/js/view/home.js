@@ -27,6 +27,12 @@ function fillKinds(select, kind) {
 }
 
 
+// The lobby names a room's rule set by its id: the page's words for it, else the server's name, else the id.
+function lobbyRules(id) {
+  const known = app.rules.find((x) => x.id === id);
+  return ruleSetName(id, known ? known.name : id);
+}
+
 export async function showHome() {
   $("home").hidden = false;
   $("game").hidden = true;
@@ -52,7 +58,7 @@ export async function showHome() {
       const info = " · " + (r.players && r.players.length ? r.players.join(", ") : "—") + " · " +
         t("free_seats", { n: r.free }) + " · " + ago(r.age || 0);
       $("lobby").appendChild(el("li", {},
-        el("a", { href: "/r/" + r.code }, r.code + " — " + r.rules + (r.keeper ? " (" + t("keeper") + ")" : "")),
+        el("a", { href: "/r/" + r.code }, r.code + " — " + lobbyRules(r.rules) + (r.keeper ? " (" + t("keeper") + ")" : "")),
         el("span", { className: "small lobby-info" }, info)));
     }
   } catch (e) { showError({ text: String(e) }); }
