@@ -76,6 +76,7 @@ function boxOf(word) {
 
 // An action text in words: "score 2:full_house" -> "Full house (col. 2)", "keep 3 3" -> "keep 3 3".
 export function actionLabel(text) {
+  if (typeof text !== "string") return "";  // no action (a hint still being prepared, a frame from an older server)
   const w = text.split(" ");
   if (w[0] === "roll") return t("throw");
   if (w[0] === "enter") return t("enter_dice");

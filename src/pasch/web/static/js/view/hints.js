@@ -32,7 +32,7 @@ export function renderHints() {
     askAgain(m, 2000);
     return;
   }
-  out.appendChild(el("p", { className: "suggest" }, t("suggest", { a: actionLabel(m.suggest) })));
+  if (m.suggest) out.appendChild(el("p", { className: "suggest" }, t("suggest", { a: actionLabel(m.suggest) })));
   const opts = m.options || [];
   // P(win) beside the expected totals (servers started with --win-hints, games of several players).
   const win = m.win === "ready" || m.win === "preparing" ? m.win : null;
