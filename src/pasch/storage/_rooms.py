@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, text, update
+from sqlalchemy import Engine, delete, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from pasch.engine import GameLog
@@ -72,7 +72,8 @@ def web_log(
 ) -> GameLog:
     """A web room's ``pasch-log``: the commitment always; with served dice the dice version, every seat's
     contribution (None where a seat sent none) and the seat kinds (a bot's seat contributes nothing); the
-    seed once the game is over; and who stood in for away players (``stand_ins``), where anyone did.
+    seed once the game is over; who stood in for away players (``stand_ins``), where anyone did; and the
+    score keeper's entries taken back (``undos``), where any were.
 
     Args:
         meta: the room's stored ``meta`` (``dice``, ``contributions``, ``stand_ins``).
@@ -93,6 +94,9 @@ def web_log(
     stand_ins = stored.get("stand_ins")
     if isinstance(stand_ins, list) and stand_ins:
         out["stand_ins"] = [dict(s) for s in stand_ins if isinstance(s, dict)]
+    undos = stored.get("undos")
+    if isinstance(undos, list) and undos:
+        out["undos"] = [dict(u) for u in undos if isinstance(u, dict)]
     extra = {} if engine is None else {"engine": engine}
     return GameLog(rules=rules, players=tuple(players), actions=tuple(actions), keeper=keeper, meta=out, **extra)
 
@@ -355,6 +359,28 @@ class RoomStore:
             new = change(dict(row.meta or {}))
             row.meta = new
             return new
+
+    def take_back(
+        self, room_id: int, first_seq: int, last_seq: int, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> bool:
+        """Delete a room's last events ``first_seq`` .. ``last_seq`` and change its ``meta``, in one transaction
+        with the room's row locked (a score keeper's undo).
+
+        ``change`` gets a copy of the meta and returns the new value; it may raise to refuse (nothing is written).
+
+        Returns:
+            False when ``last_seq`` is not the room's last event any more (another writer; nothing written).
+        """
+        with Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, room_id, with_for_update=True)
+            if row is None:
+                return False
+            last = session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == room_id))
+            if int(last or 0) != last_seq:
+                return False
+            row.meta = change(dict(row.meta or {}))
+            session.execute(delete(EventRow).where(EventRow.game_id == room_id, EventRow.seq >= first_seq))
+        return True
 
     def set_token(self, room_id: int, seat: int, digest: str | None) -> None:
         """Give a seat a new token hash, or none (its token stops working)."""

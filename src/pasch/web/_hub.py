@@ -25,6 +25,7 @@ from pasch.web._guard import SECURITY_HEADERS, address, json_encodable, origin_a
 from pasch.web._limits import LimitError
 from pasch.web._manners import PRESENCE_TTL
 from pasch.web._service import ActError, ActResult, Room
+from pasch.web._undo import undo
 from pasch.web._view import state_view
 
 if TYPE_CHECKING:
@@ -529,6 +530,15 @@ async def on_vote(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: An
     await hub.web.service.table.vote(room.code, conn.seat, msg.get("seat"), msg.get("yes"))
 
 
+async def on_undo(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: Any) -> None:
+    seat = await _seat(hub, conn, room, msg)
+
+    def ack(seq: int) -> None:
+        conn.send({"type": "ack", "id": ref, "seq": seq, "events": []})
+
+    await undo(hub.web.service, room.code, seat, msg.get("at"), ack)
+
+
 async def on_chat(hub: Hub, conn: Conn, room: Room, msg: dict[str, Any], ref: Any) -> None:
     await hub.web.service.table.chat(room.code, conn.seat, msg.get("text"))
 
@@ -546,5 +556,6 @@ HANDLERS: dict[str, Handler] = {
     "hand": on_hand,
     "vote": on_vote,
     "chat": on_chat,
+    "undo": on_undo,
 }
 """The websocket protocol's client messages (docs/protocol.md), one handler each."""

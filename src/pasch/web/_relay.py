@@ -267,6 +267,9 @@ class Relay:
         if kind in ("table", "away"):  # the host's start, a seat away or back: read the room's meta again
             self._spawn(self._refresh_meta(room, message))
             return
+        if kind == "undo":  # events left the log: this process's copy of the room is rebuilt from it
+            self._spawn(self._rebuild(room, "an entry was taken back"))
+            return
         if message.get("type") == "rematch" and isinstance(message.get("code"), str):
             room.rematch_code = message["code"]
             self.deliver(room, {"type": "rematch", "code": message["code"]})
@@ -471,7 +474,7 @@ class Relay:
             if len(payload) < MAX_PAYLOAD:
                 self._spawn(asyncio.to_thread(self._notify, payload))
             return
-        elif kind not in ("rematch", "tokens"):
+        elif kind not in ("rematch", "tokens", "undo"):
             return
         body = {"type": message["type"], "code": message.get("code")}
         payload = f"m {self.token} {room.code} {json.dumps(body, separators=(',', ':'))}"

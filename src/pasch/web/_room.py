@@ -169,6 +169,7 @@ class Room:
                 for s in self.seats
             ],
             "table": table_info(self),
+            "undo_floor": int(self.extra.get("undo_floor") or 0) if self.keeper else None,
         }
 
     def log(self) -> GameLog:

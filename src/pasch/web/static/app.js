@@ -3,7 +3,7 @@
 import { $, once } from "./js/dom.js";
 import { app, loadTokens, render, setRenderer } from "./js/store.js";
 import { getLang, setLang, t, translateStatic } from "./js/lang.js";
-import { applyHint, askHint, enterDice, throwDice } from "./js/actions.js";
+import { applyHint, askHint, enterDice, throwDice, undoEntry } from "./js/actions.js";
 import { retryNow } from "./js/net.js";
 import { followRematch, openRoom, takeSeat } from "./js/room.js";
 import { wireKeys } from "./js/keys.js";
@@ -37,6 +37,7 @@ $("rematch").onclick = () => {
   followRematch();
 };
 $("enter-dice").oninput = render;
+$("undo").onclick = once(() => { if (undoEntry()) $("enter-dice").focus(); });
 $("enter-form").onsubmit = (ev) => {
   ev.preventDefault();
   if (enterDice($("enter-dice").value, $("enter-sharp").checked)) $("enter-dice").value = "";

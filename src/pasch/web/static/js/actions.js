@@ -54,6 +54,28 @@ export function applyHint() {
   act(m.suggest);
 }
 
+// The score keeper's undo: the last entry goes back, sent with the token of the seat that made it (or the
+// host's, the device keeping score). Not through the outbox: an undo is not resent after a reconnect.
+export function undoEntry() {
+  const s = app.state, seat = undoSeat();
+  if (!s || seat === null || app.outbox) return false;
+  showError(null);
+  send({ type: "undo", at: s.seq, token: app.tokens[seat] });
+  app.undoFloor = s.seq;  // until the answer: no second undo on this position
+  render();
+  return true;
+}
+
+// The seat this device takes the last entry back for, or null: none to take back here.
+export function undoSeat() {
+  const s = app.state, room = app.room;
+  if (!s || !room || !room.keeper || s.terminal || s.seq === 0 || s.seq <= app.undoFloor) return null;
+  const last = app.moves.get(s.seq);
+  if (last && app.tokens[last.player] !== undefined) return last.player;
+  const host = room.table ? room.table.host : null;
+  return host !== null && app.tokens[host] !== undefined ? host : null;
+}
+
 // The score keeper's dice from the table: "1 3 3 5 6" (sheet games) or "3 4" (Knaster).
 export function enterDice(text, sharp) {
   const dice = text.replace(/[^0-9]/g, "").split("").join(" ");

@@ -4,7 +4,7 @@ import { app, firstToken, mySeats, render, saveTokens } from "./store.js";
 import { connect, reconcile, send, settle, stop } from "./net.js";
 import { placeDice } from "./place.js";
 import { showError } from "./view/status.js";
-import { setRuleSet } from "./lang.js";
+import { setRuleSet, t } from "./lang.js";
 import { addChat, setVote } from "./view/table.js";
 
 export function openRoom() {
@@ -25,7 +25,10 @@ export function joinSeats() {
 
 function onMessage(m) {
   if (m.type === "welcome" || m.type === "state") {
+    // A state behind the page's: an entry was taken back (an undo seen by another server process).
+    if (m.type === "state" && app.state && m.state.seq < app.state.seq) takeBack(m.state.seq, null);
     app.room = m.room;
+    if (m.room && typeof m.room.undo_floor === "number") app.undoFloor = m.room.undo_floor;
     setRuleSet(m.room && m.room.rules && m.room.rules.id);
     let bound = false;
     if (m.type === "welcome" && m.seat !== undefined && m.seat !== null) {
@@ -47,6 +50,12 @@ function onMessage(m) {
   } else if (m.type === "update") {
     addMoves(m.state.seq - m.events.length + 1, m.by, m.events);
     setState(m.state, m.events);
+  } else if (m.type === "undo") {
+    takeBack(m.seq, m.state);
+    app.undoFloor = m.seq;
+    // Everyone is told whose entry went back (the sheet and the move log show it too).
+    showError({ text: t("undone", { name: app.room ? app.room.seats[m.seat].name : "" }) });
+    render();
   } else if (m.type === "ack") {
     settle(m.id);
   } else if (m.type === "table") {
@@ -90,6 +99,15 @@ function onError(m) {
   if (!(done && done.resent && m.code === "stale")) showError({ code: m.code, message: m.message });
   if (m.code === "hints_off" || m.code === "not_your_turn") app.hint = null;
   render();
+}
+
+// A score keeper's undo: the moves after `seq` leave the log, and the page goes back to `s`.
+function takeBack(seq, s) {
+  for (const k of [...app.moves.keys()]) if (k > seq) app.moves.delete(k);
+  app.state = null;
+  app.sentAt = null;
+  document.body.dataset.sent = "";
+  if (s) setState(s, null);
 }
 
 function setState(s, events) {

@@ -17,6 +17,7 @@ export const app = {
   lastThrow: -1e9,     // performance.now() of the last throw pressed (two presses within 150 ms are one)
   hint: null, hintAll: false,
   moves: new Map(),
+  undoFloor: -1,       // the seq an undo went back to: the entry before it stays (docs/protocol.md, Undo)
   summary: null, summaryFor: null, summaryTries: 0, summaryLoading: false,
   following: false,
   conn: "connecting",  // connecting | connected | reconnecting | offline | no_room

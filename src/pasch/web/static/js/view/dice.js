@@ -2,7 +2,7 @@
 // of the table's dice, and kniffel-4's announcement control.
 import { $, el, once } from "../dom.js";
 import { app, myTurn, render } from "../store.js";
-import { act, toggleHold } from "../actions.js";
+import { act, toggleHold, undoSeat } from "../actions.js";
 import { throwAction } from "../place.js";
 import { boxName, t } from "../lang.js";
 import { waiting } from "./table.js";
@@ -74,6 +74,8 @@ export function renderControls(s) {
   $("enter-form").hidden = !entering;
   $("enter-sharp").parentElement.hidden = knaster;
   if (entering) fillPad(knaster ? 2 : app.room.rules.dice);
+  $("undo").hidden = undoSeat() === null;
+  $("undo").textContent = t("undo_entry");
   renderAnnounce(s, mine);
 }
 
