@@ -53,6 +53,11 @@ def _label_text(row: Row) -> Text:
     return Text(row.label, style=style)
 
 
+def _fit(texts: list[Text]) -> int:
+    """The width a column needs for these texts (their widest line; at least 1, as the DataTable measures)."""
+    return max(1, *(cell_len(line) for text in texts for line in text.plain.split("\n")))
+
+
 def _cell_text(cell: Cell) -> Text:
     return Text(cell.text, style=CELL_STYLE.get(cell.kind, ""), justify="right")
 
@@ -183,8 +188,6 @@ class SheetView(DataTable[Text]):
         bare = tuple((model.names or model.headers)[k].removeprefix("▶") for k in cols)
         marks = tuple(model.marks[k] for k in cols) if model.marks else ()
         two_rows = any(marks)
-        # The player to act changes every turn: that restyles the headers; it does not rebuild the table.
-        layout = (bare, marks, tuple(r.label for r in model.rows))
         cells = [[_label_text(row), *(_cell_text(row.cells[k]) for k in cols)] for row in model.rows]
         star = self._coordinate(self.star)
         if star is not None:
@@ -197,12 +200,20 @@ class SheetView(DataTable[Text]):
             return Text(label, style="bold reverse" if current else "bold", justify="right")
 
         headers = [header(j) for j in range(len(cols))]
+        # The player to act changes every turn: that restyles the headers; it does not rebuild the table. The
+        # column widths are measured here, not by the DataTable when it next idles (a picture taken before
+        # then showed a widened cell cut, "14" as "1"): a column that must widen rebuilds the table.
+        widths = (
+            _fit([Text(), *(r[0] for r in cells)]),
+            *(_fit([headers[j], *(r[j + 1] for r in cells)]) for j in range(len(cols))),
+        )
+        layout = (bare, marks, tuple(r.label for r in model.rows), widths)
         if layout != self._layout:
             self.clear(columns=True)
             self.header_height = 2 if two_rows else 1
-            self.add_column("", key="label")
+            self.add_column("", key="label", width=widths[0])
             for j, label in enumerate(headers):
-                self.add_column(label, key=f"v{j}")
+                self.add_column(label, key=f"v{j}", width=widths[1 + j])
             for k, row_cells in enumerate(cells):
                 self.add_row(*row_cells, key=f"r{k}")
             self._layout = layout
@@ -210,7 +221,7 @@ class SheetView(DataTable[Text]):
             for k, row_cells in enumerate(cells):
                 for j, cell in enumerate(row_cells):
                     if not _same_text(cell, self._cells[k][j]):
-                        self.update_cell_at(Coordinate(k, j), cell, update_width=True)
+                        self.update_cell_at(Coordinate(k, j), cell)
             if headers != self._headers:
                 for j, label in enumerate(headers):
                     self.columns[ColumnKey(f"v{j}")].label = label
