@@ -82,30 +82,6 @@ class Config:
     horizon: int
 
 
-def sheet_value(bot: MultiColumnBot, state: GameState) -> float:
-    """The base bot's estimate of a solo game's final score: the points on the sheet plus each column's value
-    (a fixed-order column's slack-table value at its credited slack, others their exact table's value; the
-    announced column of kniffel-4 its free table's, without the bot's per-entry correction)."""
-    rules = state.rules
-    cols = [c.scores for c in state.sheets[0].columns]
-    t_open = sum(c.count(None) for c in cols)
-    factor = bot.settings(rules).slack_factor
-    total = float(state.total(0))
-    for order, scores in zip(rules.columns, cols, strict=True):
-        if all(v is not None for v in scores):
-            continue
-        col = bot._column(rules, order)
-        mask, flag, upper = col.key(scores)
-        slack = bot._slack(rules, order)
-        if slack is None:
-            total += float(col.values[mask, flag, upper])
-            continue
-        k = slack.filled(scores)
-        credited = min(int(factor * (t_open - (len(scores) - k))), slack.max_slack)
-        total += float(slack.values[k, flag, min(upper, slack.p.threshold), credited])
-    return total
-
-
 def _throw_value(bot: MultiColumnBot, state: GameState) -> float:
     """The base bot's value of the turn from here, just after a throw (its own turn plan: exact given its
     turn-end evaluation); after a turn's first throw in kniffel-4 the best of not announcing and announcing
@@ -152,7 +128,7 @@ def _run(
     """A solo game played from ``state`` to its end by ``decide``: ``(final total, luck)``.
 
     The ``m``-th throw of the ``t``-th turn from here shows the first dice of ``dice[t, m]``. With a ``horizon``
-    of ``h > 0`` turns the "final total" is :func:`sheet_value` after ``h`` turns (a truncated rollout).
+    of ``h > 0`` turns the "final total" is :meth:`MultiColumnBot.sheet_value` after ``h`` turns (a truncated rollout).
 
     With ``luck`` the second number sums the luck of every throw: the value of the turn after the throw under
     ``judge``'s turn plan (the base bot's, :func:`_throw_value`) less its exact expectation before the throw.
@@ -166,7 +142,7 @@ def _run(
     before = 0.0
     while not state.is_terminal:
         if horizon and turn + 1 >= horizon and state.dice is None and not state.is_chance_node:
-            return sheet_value(judge, state), luck_sum
+            return judge.sheet_value(state), luck_sum
         if state.is_chance_node:
             thrown = state.apply(Throw(tuple(int(x) for x in dice[turn, throw, : state.pending])))
             assert isinstance(thrown, GameState)
