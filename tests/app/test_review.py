@@ -83,7 +83,39 @@ def test_unfinished_games_and_several_players() -> None:
 
 def test_what_cannot_be_reviewed() -> None:
     assert reviewable("yatzy") and not reviewable("kniffel-4") and not reviewable("knaster")
-    with pytest.raises(RuleSetError, match="single-column sheet games"):
-        review(GameLog(rules="jetsi", players=("a",), actions=()))
+    assert reviewable("kniffel-4", estimated=True) and not reviewable("knaster", estimated=True)
+    with pytest.raises(RuleSetError, match="sheet game"):
+        review(GameLog(rules="knaster", players=("a",), actions=()))
     with pytest.raises(LogError, match="illegal"):
         review(GameLog(rules=RULES, players=("a",), actions=("roll", "throw 1 2 3 4 5", "score sixes")))
+
+
+@pytest.mark.parametrize("rules", ["jetsi", "kniffel-4"])
+def test_several_columns_are_reviewed_against_the_bots_estimate(rules: str) -> None:
+    """A multi-column review (issue 28 item 4): each decision's loss is the advice's estimate delta of the
+    move played, labelled as estimated, with no luck split; a player who follows the advice loses nothing."""
+    rng = np.random.default_rng(5)
+    game = Game(rules, ["ann", "bob"], rng=rng)
+    greedy = make_bot("greedy")
+    while not game.state.is_terminal and game.state.round < 3:
+        state = game.state
+        if state.current_player == 0 and state.dice is not None:  # ann plays the advice, bob greedily
+            game.act(advise(state).options[0].action)
+        else:
+            game.act(greedy.choose(state, rng))
+    got = review(game.log)
+    assert got.estimated and not got.finished and got.luck(0) is None and math.isfinite(got.expected_start)
+    assert got.lost[0] == pytest.approx(0.0, abs=1e-9) and got.lost[1] > 0
+    state = Game(rules, ["ann", "bob"]).state
+    by_index = {d.index: d for d in got.decisions}
+    for index, text in enumerate(game.log.actions):
+        if state.dice is not None and not state.is_chance_node:
+            d = by_index[index]  # every decision after a throw is reviewed
+            advice = advise(state)
+            option = advice.option(text)
+            assert advice.estimated and option is not None and option.delta is not None
+            assert d.loss == pytest.approx(-option.delta, abs=1e-9)
+            assert d.value_best == pytest.approx(advice.options[0].estimate, abs=1e-9)
+            assert d.best == str(advice.options[0].action) and d.played == text
+        state = state.apply(text)
+    assert got.lost[1] == pytest.approx(sum(d.loss for d in got.of(1)))

@@ -102,3 +102,14 @@ def test_the_engine_still_explains_a_known_verb_refused_now(invoke: Invoke) -> N
 def test_german_errors_list_german_placeholders(invoke: Invoke) -> None:
     out = _play(invoke, "--lang", "de", lines=["blah", "quit"])
     assert "'blah' ist kein Zug in Kniffel; hier: roll, keep WÜRFEL, score FELD" in out
+
+
+def test_hint_in_jetsi_ranks_options_by_the_bots_estimate(invoke: Invoke) -> None:
+    """Several columns (issue 28 item 4): the best five options with the bot's estimate and "vs best", headed
+    as an estimate, not exact."""
+    out = _play(invoke, "--lang", "en", "--rules", "jetsi", lines=["roll", "hint", "quit"])
+    assert "The strongest bot's estimate of the final total, not exact (best first):" in out
+    rows = [line for line in out.splitlines() if re.match(r"^\s+[* ] (keep|score)\b.*\d+\.\d\d", line)]
+    assert len(rows) == 5 and rows[0].lstrip().startswith("*") and "vs best" in rows[1]
+    values = [float(re.findall(r"\d+\.\d\d", r)[0]) for r in rows]
+    assert values == sorted(values, reverse=True) and 500 < values[0] < 1200

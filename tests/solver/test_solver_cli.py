@@ -141,3 +141,24 @@ def test_review_counts_a_bad_decision(tmp_path: Path) -> None:
 def test_review_missing_file_exits_2(tmp_path: Path) -> None:
     code, _, err = run("review", str(tmp_path / "nope.json"))
     assert code == 2 and "pasch: error:" in err
+
+
+def test_review_of_several_columns_is_the_bots_estimate_not_exact(tmp_path: Path) -> None:
+    """Jetsi (issue 28 item 4): points lost against the strongest bot's estimate, said to be not exact; no
+    luck split; a Knaster log is refused with exit 2."""
+    game = Game("jetsi", ["dee"])
+    for text in ["roll", "throw 6 6 6 6 6", "score 1:ones", "roll", "throw 1 2 3 4 5"]:
+        game.act(text)
+    path = tmp_path / "jetsi.json"
+    path.write_text(game.log.to_json())
+    code, out, _ = run("review", str(path), "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["estimated"] is True and "luck" not in data and data["lost"]["dee"] > 10
+    assert data["decisions"][0]["played"] == "score 1:ones" and data["decisions"][0]["best"] != "score 1:ones"
+    code, out, _ = run("review", str(path))
+    assert code == 0 and "not exact" in out and "estimate" in out
+    knaster = tmp_path / "knaster.json"
+    knaster.write_text(Game("knaster", ["kai"]).log.to_json())
+    code, _, err = run("review", str(knaster))
+    assert code == 2 and "sheet game" in err

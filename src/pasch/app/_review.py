@@ -1,8 +1,13 @@
 """The review of a game, decision by decision: what was played, what was best, and what it cost.
 
 One review for every interface: ``pasch review`` prints it, the terminal app and the web page show it at the
-end of a game. It needs the exact solver, so it covers single-column sheet games (Kniffel, Yahtzee, Yatzy,
-Yacht and their modifiers); :func:`reviewable` says whether a rule set has one.
+end of a game. Single-column sheet games (Kniffel, Yahtzee, Yatzy, Yacht and their modifiers) are reviewed
+with the exact solver; :func:`reviewable` says whether a rule set has one.
+
+Multi-column games (Jetsi, kniffel-3, kniffel-4) have no exact table: their review (:attr:`Review.estimated`)
+measures each decision against the strongest bot's estimate of the final total, the values
+:func:`pasch.app.advise` ranks their options by (``reviewable(rules, estimated=True)``). Its points lost are
+the bot's estimate, not exact, and it has no luck split (:meth:`Review.luck` is None).
 
 For each decision of each player (a keep after a throw, or the box to score) the review lists the solver's
 value of the option played and of the best option: the expected final score of the sheet, playing optimally
@@ -22,11 +27,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pasch.engine import Action, GameLog, GameState, new_game
+from pasch.engine import Action, GameLog, GameState, Roll, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, LogError, RuleSetError
 from pasch.rules import GameKind, RuleSet, get
 
 __all__ = ["Decision", "Review", "percentile_cached", "review", "reviewable"]
+
+_STARTS: dict[str, float] = {}
+"""The bot's estimate of the empty sheet per rule set (computed once per process)."""
 
 _TIE = 1e-9
 
@@ -82,9 +90,12 @@ class Review:
         decisions: every decision, in order.
         lost: each player's expected points lost, in seat order.
         totals: each player's total at the end of the log, in seat order.
-        expected_start: the expected final score of optimal play from the empty sheet.
+        expected_start: the expected final score of optimal play from the empty sheet; in an estimated
+            review, the bot's estimate of it (its best option's estimate averaged over the first throw).
         beats: for a finished game, each player's share of games of optimal (expected-score) play that
             end below the player's total (from the exact distribution of optimal play); else None.
+        estimated: the values are the strongest bot's estimates of the final total (multi-column games),
+            not the exact solver's: points lost are the bot's estimate, and there is no luck split.
     """
 
     rules: RuleSet
@@ -95,13 +106,15 @@ class Review:
     totals: tuple[int, ...]
     expected_start: float
     beats: tuple[float, ...] | None = None
+    estimated: bool = False
 
     def luck(self, player: int) -> float | None:
         """What the dice gave the player beyond expectation (``total - expected_start + lost``).
 
-        None for an unfinished game (the split holds only for a complete sheet).
+        None for an unfinished game (the split holds only for a complete sheet) and in an estimated review
+        (the bot's estimates do not add up exactly).
         """
-        if not self.finished:
+        if not self.finished or self.estimated:
             return None
         return self.totals[player] - self.expected_start + self.lost[player]
 
@@ -123,10 +136,11 @@ class Review:
         return sum(1 for d in mine if d.is_best) / len(mine)
 
 
-def reviewable(rules: RuleSet | str) -> bool:
-    """Whether games of a rule set can be reviewed (single-column sheet games: the solver's domain)."""
+def reviewable(rules: RuleSet | str, *, estimated: bool = False) -> bool:
+    """Whether games of a rule set can be reviewed exactly (single-column sheet games: the solver's domain);
+    with ``estimated``, also against the bot's estimate (every sheet game: multi-column ones too)."""
     rs = get(rules) if isinstance(rules, str) else rules
-    return rs.kind is GameKind.SHEET and rs.n_columns == 1
+    return rs.kind is GameKind.SHEET and (rs.n_columns == 1 or estimated)
 
 
 def percentile_cached(rules: RuleSet | str) -> bool:
@@ -143,28 +157,31 @@ def review(
     win: bool = False,
     percentile: bool | None = True,
 ) -> Review:
-    """Review a game's log decision by decision with the exact solver.
+    """Review a game's log decision by decision with the exact solver, or in a multi-column game against
+    the strongest bot's estimate (:attr:`Review.estimated`; about 2 ms a decision, no table to build).
 
     The solver's table is loaded (or built once and cached); call this off a user interface's event loop.
 
     Args:
         log: the game's log (finished or not).
         progress: called as ``progress(done, total)`` while a solver table is built.
-        win: in a game of two to eight players, also each decision's probability of winning before and
+        win: in a single-column game of two to eight players, also each decision's probability of winning before and
             after it (needs the rule set's threshold table: built once, minutes for the big rule sets).
         percentile: for a finished game, :attr:`Review.beats` from the exact score distribution of
             optimal play: True computes it if need be (once per rule set, then cached; far longer than
             the review itself), None only when it is cached already, False never.
 
     Raises:
-        RuleSetError: the log's rules have no exact solver (several columns, Knaster).
+        RuleSetError: the log's rules are not a sheet game's (Knaster).
         LogError: the log does not replay.
     """
     from pasch.solver import shared_solver
 
     rules = get(log.rules)
+    if reviewable(rules, estimated=True) and not reviewable(rules):
+        return _estimated_review(log, rules)
     if not reviewable(rules):
-        raise RuleSetError(f"{rules.id}: a review needs the exact solver, which handles single-column sheet games only")
+        raise RuleSetError(f"{rules.id}: a review needs a sheet game (the exact solver or the bot's estimate)")
     solver = shared_solver(rules, progress)
     state = new_game(rules, log.players, keeper=log.keeper)
     if not isinstance(state, GameState):  # pragma: no cover - reviewable() admits sheet games only
@@ -267,3 +284,75 @@ def _win_probabilities(solver: Any) -> Callable[[GameState, str], tuple[float, f
         return opts[0].probability, chosen.probability
 
     return of
+
+
+def _parse(index: int, text: str) -> Action:
+    try:
+        return Action.parse(text)
+    except InvalidActionError as exc:
+        raise LogError(f"action {index + 1} ({text!r}): {exc}") from None
+
+
+def _start_estimate(rules: RuleSet) -> float:
+    """The bot's estimate of the final total from the empty sheet: its best option's estimate after the first
+    throw, averaged over that throw's outcomes (252 rankings, once per rule set and process)."""
+    from pasch.app._advice import advise
+
+    if rules.id not in _STARTS:
+        state = new_game(rules, ["-"]).apply(Roll())
+        total = 0.0
+        for throw, p in state.chance_outcomes():
+            best = advise(state.apply(throw)).options[0].estimate
+            total += float(p) * (0.0 if best is None else best)
+        _STARTS[rules.id] = total
+    return _STARTS[rules.id]
+
+
+def _estimated_review(log: GameLog, rules: RuleSet) -> Review:
+    """The review of a multi-column game against the strongest bot's estimates (:func:`pasch.app.advise`)."""
+    from pasch.app._advice import advise
+
+    state = new_game(rules, log.players, keeper=log.keeper)
+    decisions: list[Decision] = []
+    lost = [0.0] * len(log.players)
+    for index, text in enumerate(log.actions):
+        action = _parse(index, text)
+        if isinstance(state, GameState) and not state.is_terminal and not state.is_chance_node and state.dice:
+            advice = advise(state)
+            best = advice.options[0] if advice.options else None
+            if advice.estimated and best is not None and best.estimate is not None:
+                played = advice.option(action)
+                value_best = best.estimate
+                value_played = value_best if played is None or played.estimate is None else played.estimate
+                loss = max(0.0, value_best - value_played)
+                player = state.current_player
+                lost[player] += loss
+                decisions.append(
+                    Decision(
+                        index=index,
+                        player=player,
+                        turn=state.turn,
+                        dice=tuple(state.dice),
+                        throws_left=int(state.throws_left),
+                        played=str(action),
+                        best=str(best.action),
+                        value_played=value_played,
+                        value_best=value_best,
+                        loss=loss,
+                    )
+                )
+        try:
+            state = state.apply(action)
+        except IllegalActionError as exc:
+            raise LogError(f"action {index + 1} ({text!r}) is illegal: {exc}") from None
+    assert isinstance(state, GameState)
+    return Review(
+        rules=rules,
+        players=tuple(log.players),
+        finished=state.is_terminal,
+        decisions=tuple(decisions),
+        lost=tuple(lost),
+        totals=tuple(state.total(p) for p in range(len(log.players))),
+        expected_start=_start_estimate(rules),
+        estimated=True,
+    )

@@ -50,6 +50,7 @@ PLAY_TEXT = {
     "hint_exact": N_("  Expected final score with optimal play from here (best first):"),
     "hint_row": "   {mark} {action:<{width}}  {value:8.2f}{delta}",
     "hint_delta": N_("  ({delta:+.2f} vs best)"),
+    "hint_estimate": N_("  The strongest bot's estimate of the final total, not exact (best first):"),
     "hint_bot": N_("  The strongest bot would play: {action}"),
     "hint_enter": N_("  Throw the real dice and enter them (enter 1 3 3 5 6)."),
     "bot_move": N_("{name} (bot): {action}"),
@@ -381,15 +382,17 @@ class PlainSession:
         advice = advise(state)
         if advice.waiting_for_dice:
             self.say(_t("hint_enter"))
-        if advice.exact:
-            self.say(_t("hint_exact"))
+        if advice.exact or advice.estimated:
+            # Several columns: the bot's estimates, ranked and shown as the exact values are, headed "not exact".
+            self.say(_t("hint_exact") if advice.exact else _t("hint_estimate"))
             width = max((len(str(o.action)) for o in advice.options), default=0)
             for o in advice.top(HINT_ROWS):
                 mark = "*" if o.best else " "
                 delta = "" if o.best or o.delta is None else _t("hint_delta").format(delta=o.delta)
-                self.say(
-                    _t("hint_row").format(mark=mark, action=str(o.action), width=width, value=o.value, delta=delta)
-                )
+                value = o.value if advice.exact else o.estimate
+                if value is None:  # an option the bot could not value (none in practice): not listed
+                    continue
+                self.say(_t("hint_row").format(mark=mark, action=str(o.action), width=width, value=value, delta=delta))
         elif advice.suggestion is not None:
             self.say(_t("hint_bot").format(action=advice.suggestion))
 

@@ -613,22 +613,25 @@ def review_cmd(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
-    """Each decision of a game: what was played, the best option and the expected points lost."""
+    """Each decision of a game: what was played, the best option and the expected points lost (several
+    columns: against the strongest bot's estimate, not exact)."""
     with guard(), _compile_notice():
-        from pasch.app import percentile_cached, review
+        from pasch.app import percentile_cached, review, reviewable
         from pasch.cli._common import err_console
         from pasch.engine import GameLog
 
         log = GameLog.load(log_path)
-        rules = _rules(log.rules)
-        if win and len(log.players) > 1:
+        rules = get(log.rules)
+        if not reviewable(rules, estimated=True):
+            raise RuleSetError(f"{rules.id}: a review needs a sheet game (not Knaster)")
+        if win and len(log.players) > 1 and reviewable(rules):
             _announce_win_tables(rules)
-        if percentile and not percentile_cached(rules):
+        if percentile and reviewable(rules) and not percentile_cached(rules):
             err_console().print(
                 "pasch: computing the exact score distribution of optimal play (once per rule set; then cached)…"
             )
         got = review(log, win=win, percentile=True if percentile else None)
-        if got.finished and got.beats is None:
+        if got.finished and got.beats is None and not got.estimated:
             err_console().print(
                 "pasch: the share of optimal games beaten needs the exact score distribution, computed once "
                 "per rule set (about a minute): add --percentile, or run pasch solve --distribution."
@@ -643,8 +646,9 @@ def review_cmd(
             "lost": {name: round(lost[p], 6) for p, name in enumerate(log.players)},
             "totals": totals,
             "expected_start": round(got.expected_start, 6),
+            "estimated": got.estimated,
         }
-        if got.finished:
+        if got.finished and not got.estimated:  # the bot's estimates have no luck split
             summary["luck"] = {name: round(got.luck(p) or 0.0, 6) for p, name in enumerate(log.players)}
         if got.beats is not None:
             summary["beats"] = {name: round(got.beats[p], 6) for p, name in enumerate(log.players)}
@@ -654,7 +658,9 @@ def review_cmd(
             return
         from rich.table import Table
 
-        table = Table(title=f"review: {log_path.name} ({rules.id})")
+        # Several columns: every value is the strongest bot's estimate, said so in the title and the totals.
+        how = ", against the bot's estimate, not exact" if got.estimated else ""
+        table = Table(title=f"review: {log_path.name} ({rules.id}{how})")
         heads = ["player", "dice", "left", "played", "best", "lost"]
         with_win = any("p_win_before" in r for r in rows)
         if with_win:
@@ -670,6 +676,13 @@ def review_cmd(
         out = console()
         out.print(table)
         for p, name in enumerate(log.players):
+            if got.estimated:
+                out.print(
+                    f"{name}: final {totals[name]}, points lost {lost[p]:.3f} by the strongest bot's estimate, "
+                    f"not exact (its estimate from the start: {solver_start:.2f})",
+                    highlight=False,
+                )
+                continue
             out.print(
                 f"{name}: final {totals[name]}, expected points lost {lost[p]:.3f} "
                 f"(optimal play from the start expects {solver_start:.2f})"

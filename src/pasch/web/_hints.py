@@ -27,13 +27,16 @@ def compute_hint(state: State, win: bool = False) -> dict[str, Any]:
             :func:`pasch.app.prepare_win_tables`, or this loads or builds them).
 
     Returns:
-        ``{"suggest", "exact", "options": [{"action", "value", "points", "best", "delta"}]}``: with ``exact``
-        the values are expected final scores of the column (best first, ties all marked best) and ``delta``
-        is the value minus the best one (0 for the best, negative otherwise); without it
-        ``value`` is null and ``points`` is what a box pays now (sheet games). ``p_win`` is the probability
-        of finishing ahead of every opponent after the option where asked for and defined, else null. In a
-        score-keeper room
-        waiting for the table's dice the suggestion is ``enter`` (throw the real dice and enter them).
+        ``{"suggest", "exact", "estimated", "options": [{"action", "value", "estimate", "points", "best",
+        "delta", "p_win"}]}``: with ``exact`` the values are expected final scores of the column (best first,
+        ties all marked best) and ``delta`` is the value minus the best one (0 for the best, negative
+        otherwise); with ``estimated`` (multi-column games, after a throw) ``value`` is null, ``estimate`` is
+        the strongest bot's estimate of the player's final total after the option (best first) and ``delta``
+        the estimate minus the best one; with neither, ``value`` and ``estimate`` are null and ``points`` is
+        what a box pays now (sheet games). ``points`` is what a ``score`` option pays now, else null.
+        ``p_win`` is the probability of finishing ahead of every opponent after the option where asked for
+        and defined, else null. In a score-keeper room waiting for the table's dice the suggestion is
+        ``enter`` (throw the real dice and enter them).
     """
     advice = advise(state, win=win)
     if advice.waiting_for_dice:
@@ -43,17 +46,30 @@ def compute_hint(state: State, win: bool = False) -> dict[str, Any]:
         options = (
             []
             if value is None
-            else [{"action": "enter", "value": value, "points": None, "best": True, "delta": 0.0, "p_win": None}]
+            else [
+                {
+                    "action": "enter",
+                    "value": value,
+                    "estimate": None,
+                    "points": None,
+                    "best": True,
+                    "delta": 0.0,
+                    "p_win": None,
+                }
+            ]
         )
-        return {"suggest": "enter", "exact": advice.exact, "options": options}
-    listed = [o for o in advice.options if advice.exact or o.points is not None]
+        return {"suggest": "enter", "exact": advice.exact, "estimated": False, "options": options}
+    ranked = advice.exact or advice.estimated
+    listed = [o for o in advice.options if ranked or o.points is not None]
     return {
         "suggest": str(advice.suggestion),
         "exact": advice.exact,
+        "estimated": advice.estimated,
         "options": [
             {
                 "action": str(o.action),
                 "value": o.value,
+                "estimate": o.estimate if advice.estimated else None,
                 "points": o.points,
                 "best": o.best,
                 "delta": o.delta,
