@@ -1,14 +1,14 @@
 """Load benchmark of ``pasch serve``: N simulated players play games over websockets on loopback.
 
 Starts its own server (a subprocess on 127.0.0.1, a temp SQLite file unless ``--db``; or ``--url`` for one
-already running), creates N/2 two-player rooms, and lets every player play its seat; when a game ends the
-pair asks for a rematch and plays on in the new room, until ``--seconds`` pass. Bounded in players
-(``--players`` at most 2000) and time; the server is stopped at the end.
+already running), creates N/S rooms of S seats (``--seats``, default 2), and lets every player play its seat;
+when a game ends the table asks for a rematch and plays on in the new room, until ``--seconds`` pass. Bounded
+in players (``--players`` at most 2000) and time; the server is stopped at the end.
 
 ``--servers K`` starts K server processes on one PostgreSQL (``--db URL``, or ``--pg`` for a throw-away
 cluster made with initdb/pg_ctl in a temp directory, as the tests do). Rooms are created round robin over
-the processes, and the two players of a room connect to two different processes, so that every update to
-the other player crosses processes (PostgreSQL ``LISTEN/NOTIFY`` plus a read of the log). The
+the processes, and seat j of room i connects to process (i + j) mod K, so that updates to the other players
+cross processes (PostgreSQL ``LISTEN/NOTIFY`` plus a read of the log). The
 cross-process delivery delay is, per action, the time from the update reaching the actor (on the process
 that committed it) to the same update reaching the other player (on another process); with one process it
 is the same measurement within one process.
@@ -16,11 +16,14 @@ is the same measurement within one process.
 Latency is action-to-broadcast: from sending ``act`` until the sender receives the ``update`` that carries
 that action (the broadcast every connection of the room gets). The client is one asyncio process (uvloop
 when installed) that parses each frame once; it offers permessage-deflate like a browser does unless
-``--no-compression``. Prints games/s, actions/s, p50/p99/max latency, the CPU time the server and the
-client spent per action, and the machine's load average before and after (other work on the machine
-shows up in the latency).
+``--no-compression``. Every player connects at once unless ``--ramp`` spreads the connects over some
+seconds; a websocket handshake that fails (refused, timed out after ``--open-timeout`` s, an HTTP error) is
+counted and retried after a second, as a page does. Prints games/s, actions/s, p50/p99/max latency, the
+CPU time the server and the client spent per action, and the machine's load average before and after
+(other work on the machine shows up in the latency).
 
     python bench/web_load.py --players 500 --seconds 60 --think 1
+    python bench/web_load.py --players 2000 --seats 5 --seconds 120 --think 2   # issue 25 item 6
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,6 +89,12 @@ class Stats:
     lat: list[float] = field(default_factory=list)
     games: int = 0
     errors: int = 0
+    marks: list[tuple[int, float, tuple[float, float, float]]] = field(default_factory=list)
+    """(actions so far, time, CPU seconds of server, database, client) at the window's start and end."""
+    handshakes: list[float] = field(default_factory=list)
+    """Seconds each successful websocket handshake took (connect to open)."""
+    failed_handshakes: int = 0
+    first_failure: str = ""
     arrivals: dict[tuple[str, int], list[tuple[int, int, float]]] = field(default_factory=dict)
     """(room, seq) -> (receiving seat, acting seat, time) of each update."""
 
@@ -98,12 +109,29 @@ class Stats:
         return out
 
 
-async def _player(ws_base: str, code: str, token: str, seat: int, think: float, compress: bool, st: Stats) -> None:
+async def _connect(url: str, compress: bool, open_timeout: float, st: Stats) -> Any:
+    """A websocket to ``url``; a failed handshake is counted and tried again a second later (as a page does)."""
+    while True:
+        t0 = time.perf_counter()
+        try:
+            ws = await websockets.connect(
+                url, max_size=1 << 22, compression="deflate" if compress else None, open_timeout=open_timeout
+            )
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as exc:
+            st.failed_handshakes += 1
+            st.first_failure = st.first_failure or repr(exc)
+            await asyncio.sleep(1.0)
+            continue
+        st.handshakes.append(time.perf_counter() - t0)
+        return ws
+
+
+async def _player(
+    ws_base: str, code: str, token: str, seat: int, think: float, compress: bool, open_timeout: float, st: Stats
+) -> None:
     """Play seat ``seat`` of room ``code``, then of every rematch, until cancelled."""
     while True:
-        async with websockets.connect(
-            f"{ws_base}/ws/{code}", max_size=1 << 22, compression="deflate" if compress else None
-        ) as ws:
+        async with await _connect(f"{ws_base}/ws/{code}", compress, open_timeout, st) as ws:
             await ws.send(json.dumps({"type": "join", "token": token}))
             state: dict[str, Any] = {}
             seq = -1
@@ -151,33 +179,57 @@ async def _player(ws_base: str, code: str, token: str, seat: int, think: float, 
                 return  # the server closed the connection
 
 
-async def _run(https: list[str], players: int, seconds: float, think: float, compress: bool) -> tuple[Stats, float]:
-    rooms = []
+def _make_room(https: list[str], i: int, seats: int) -> tuple[int, str, list[str]]:
+    """Room ``i``: created on process i mod K, seat j claimed on process (i + j) mod K; its code and tokens."""
     n = len(https)
-    for i in range(players // 2):
-        home, away = https[i % n], https[(i + 1) % n]
-        created = _post(f"{home}/api/rooms", {"seats": [{"name": "A"}, {"name": "B"}]})
-        joined = _post(f"{away}/api/rooms/{created['code']}/join", {})
-        rooms.append((i, str(created["code"]), str(created["token"]), str(joined["token"])))
+    names = [{"name": chr(ord("A") + j)} for j in range(seats)]
+    created = _post(f"{https[i % n]}/api/rooms", {"seats": names})
+    tokens = [str(created["token"])]
+    for j in range(1, seats):
+        tokens.append(str(_post(f"{https[(i + j) % n]}/api/rooms/{created['code']}/join", {})["token"]))
+    return i, str(created["code"]), tokens
+
+
+async def _run(
+    https: list[str],
+    players: int,
+    seats: int,
+    seconds: float,
+    think: float,
+    compress: bool,
+    ramp: float,
+    open_timeout: float,
+    warmup: float,
+    cpu: Callable[[], tuple[float, float, float]],
+) -> Stats:
+    n = len(https)
+    with ThreadPoolExecutor(8) as pool:
+        rooms = list(pool.map(lambda i: _make_room(https, i, seats), range(players // seats)))
     st = Stats()
     # The setup's objects live to the end: keep them out of the collector's way (as the server does).
     gc.collect()
     gc.freeze()
     start = time.monotonic()
     tasks = []
-    for i, code, t0, t1 in rooms:
-        ws0, ws1 = ("ws" + https[i % n][4:]), ("ws" + https[(i + 1) % n][4:])
-        tasks.append(asyncio.ensure_future(_player(ws0, code, t0, 0, think, compress, st)))
-        tasks.append(asyncio.ensure_future(_player(ws1, code, t1, 1, think, compress, st)))
-    _done, pending = await asyncio.wait(tasks, timeout=seconds)
-    elapsed = time.monotonic() - start
+    for i, code, tokens in rooms:
+        for j, token in enumerate(tokens):
+            ws = "ws" + https[(i + j) % n][4:]
+            tasks.append(asyncio.ensure_future(_player(ws, code, token, j, think, compress, open_timeout, st)))
+        if ramp > 0:  # spread the connects over ``ramp`` seconds (the first players start meanwhile)
+            await asyncio.sleep(ramp / len(rooms))
+    # The measured window: from ``warmup`` seconds after the start (the connect storm is over) to the end.
+    _done, pending = await asyncio.wait(tasks, timeout=min(warmup, seconds))
+    st.marks.append((len(st.lat), time.monotonic(), cpu()))
+    if pending:
+        _done, pending = await asyncio.wait(pending, timeout=max(0.0, seconds - (time.monotonic() - start)))
+    st.marks.append((len(st.lat), time.monotonic(), cpu()))
     for t in pending:
         t.cancel()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
     if failures:
         print(f"{len(failures)} players failed: {failures[0]!r}", file=sys.stderr)
-    return st, elapsed
+    return st
 
 
 def _cpu_of(pid: int) -> float:
@@ -290,7 +342,11 @@ def _pct(values: list[float], q: float) -> float:
 def main() -> None:
     """Run the benchmark and print its table."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--players", type=int, default=500, help="simulated players (even, at most 2000)")
+    ap.add_argument("--players", type=int, default=500, help="simulated players (at most 2000)")
+    ap.add_argument("--seats", type=int, default=2, help="players per room (2-8; players are rounded down to it)")
+    ap.add_argument("--ramp", type=float, default=0.0, help="seconds over which the players connect (0: at once)")
+    ap.add_argument("--warmup", type=float, default=10.0, help="seconds before the measured window starts")
+    ap.add_argument("--open-timeout", type=float, default=10.0, help="seconds a websocket handshake may take")
     ap.add_argument("--seconds", type=float, default=90.0, help="time limit")
     ap.add_argument("--think", type=float, default=1.0, help="mean pause (s) before each action; 0: saturate")
     ap.add_argument("--db", default=None, help="SQLAlchemy URL (default: a temp SQLite file, or --pg)")
@@ -299,7 +355,9 @@ def main() -> None:
     ap.add_argument("--url", default=None, help="an already running server, e.g. http://127.0.0.1:8000")
     ap.add_argument("--no-compression", action="store_true", help="do not offer permessage-deflate")
     args = ap.parse_args()
-    players = max(2, min(MAX_PLAYERS, args.players)) // 2 * 2
+    if not 2 <= args.seats <= 8:
+        ap.error("--seats must be 2 to 8")
+    players = max(args.seats, min(MAX_PLAYERS, args.players)) // args.seats * args.seats
     compress = not args.no_compression
     k = max(1, min(16, args.servers))
     if k > 1 and not args.pg and not (args.db or "").startswith("postgresql"):
@@ -320,15 +378,27 @@ def main() -> None:
             servers.append(proc)
             https.append(http)
     pg_pid = pg.pid() if pg else None
-    server_cpu0 = sum(_cpu_of(p.pid) for p in servers) if servers else float("nan")
-    pg_cpu0 = _pg_cpu(pg_pid)
-    client_cpu0 = _client_cpu()
+
+    def cpu() -> tuple[float, float, float]:
+        server = sum(_cpu_of(p.pid) for p in servers) if servers else float("nan")
+        return server, _pg_cpu(pg_pid), _client_cpu()
+
     try:
-        st, elapsed = _arun(_run(https, players, args.seconds, args.think, compress))
+        st = _arun(
+            _run(
+                https,
+                players,
+                args.seats,
+                args.seconds,
+                args.think,
+                compress,
+                args.ramp,
+                args.open_timeout,
+                args.warmup,
+                cpu,
+            )
+        )
     finally:
-        server_cpu = (sum(_cpu_of(p.pid) for p in servers) - server_cpu0) if servers else float("nan")
-        pg_cpu = _pg_cpu(pg_pid) - pg_cpu0
-        client_cpu = _client_cpu() - client_cpu0
         for server in servers:
             server.send_signal(signal.SIGTERM)
         for server in servers:
@@ -341,14 +411,33 @@ def main() -> None:
         if pg is not None:
             pg.stop()
     load_after = os.getloadavg()
-    n = len(st.lat)
+    (n0, t0, cpu0), (n1, t1, cpu1) = st.marks
+    lat = st.lat[n0:n1]
+    n, elapsed = len(lat), t1 - t0
+    server_cpu, pg_cpu, client_cpu = (b - a for a, b in zip(cpu0, cpu1, strict=True))
     nan = float("nan")
     per = 1000 / n if n else nan
     delays = st.delays()
     print(f"think time: mean {args.think:g} s per action; compression: {'deflate' if compress else 'none'}")
     print(f"server processes: {len(https)}; database: {'PostgreSQL (--pg)' if pg else (args.db or 'SQLite')}")
+    print(f"rooms: {players // args.seats} of {args.seats} seats; connects spread over {args.ramp:g} s")
+    print(
+        f"websocket handshakes: {len(st.handshakes)} ok, {st.failed_handshakes} failed; "
+        f"p50 {_pct(st.handshakes, 0.5):.1f} ms, p99 {_pct(st.handshakes, 0.99):.1f} ms, "
+        f"max {(max(st.handshakes) * 1000 if st.handshakes else float('nan')):.1f} ms"
+        + (f"; first failure: {st.first_failure}" if st.first_failure else "")
+    )
     print(f"load average (1, 5, 15 min) before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
     print(f"load average (1, 5, 15 min) after:  {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
+    print(
+        f"whole run: {len(st.lat)} actions, p50 {_pct(st.lat, 0.5):.1f} ms, p99 {_pct(st.lat, 0.99):.1f} ms, "
+        f"max {(max(st.lat) * 1000 if st.lat else nan):.1f} ms; the table counts from {args.warmup:g} s on "
+        f"(after the connects) to the end"
+    )
+    print(
+        f"CPU in the window: server {server_cpu:.2f} s ({100 * server_cpu / elapsed:.1f} % of a core), "
+        f"database {pg_cpu:.2f} s, client {client_cpu:.2f} s ({100 * client_cpu / elapsed:.1f} % of a core)"
+    )
     print(
         f"{'players':>8} {'procs':>5} {'games':>6} {'seconds':>8} {'actions':>8} {'actions/s':>9} "
         f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'xproc p50':>9} {'xproc p99':>9} "
@@ -356,7 +445,7 @@ def main() -> None:
     )
     print(
         f"{players:>8} {len(https):>5} {st.games:>6} {elapsed:>8.1f} {n:>8} {n / elapsed:>9.1f} "
-        f"{_pct(st.lat, 0.5):>7.1f} {_pct(st.lat, 0.99):>7.1f} {(max(st.lat) * 1000 if st.lat else nan):>7.1f} "
+        f"{_pct(lat, 0.5):>7.1f} {_pct(lat, 0.99):>7.1f} {(max(lat) * 1000 if lat else nan):>7.1f} "
         f"{_pct(delays, 0.5):>9.1f} {_pct(delays, 0.99):>9.1f} {server_cpu * per:>14.3f} {pg_cpu * per:>13.3f} "
         f"{client_cpu * per:>14.3f} {st.errors:>6}"
     )
