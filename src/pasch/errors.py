@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalActionError", "InvalidActionError", "LogError", "PaschError", "PositionError", "RuleSetError"]
+__all__ = [
+    "IllegalActionError",
+    "InvalidActionError",
+    "LogError",
+    "ModelFileError",
+    "PaschError",
+    "PositionError",
+    "RuleSetError",
+]
 
 
 class PaschError(Exception):
@@ -27,3 +35,7 @@ class LogError(PaschError, ValueError):
 
 class PositionError(PaschError, ValueError):
     """A position text (``pasch1 ...``) that cannot be read; the message names the field at fault."""
+
+
+class ModelFileError(PaschError, ValueError):
+    """A learned model file that cannot be used: unreadable, made for other rules, or failing its checksum."""

@@ -48,9 +48,10 @@ import numpy as np
 import numpy.typing as npt
 
 from pasch.bots._base import Bot
+from pasch.bots._sheetvalue import SheetModel, load_model, sheet_arrays
 from pasch.dice import space, transition_tables
 from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, State
-from pasch.errors import IllegalActionError, RuleSetError
+from pasch.errors import IllegalActionError, ModelFileError, RuleSetError
 from pasch.rules import GameKind, Order, RuleSet
 
 if TYPE_CHECKING:
@@ -81,8 +82,9 @@ class _Column:
         k = self.solver.state_key(scores)
         return k.mask, k.flag, k.upper
 
-    def entries(self, scores: tuple[int | None, ...]) -> tuple[F64, list[int]]:
-        """``delta[s, r, j]`` of entering throw ``r`` (sharp ``s``) in the ``j``-th open box (-inf: illegal)."""
+    def entries(self, scores: tuple[int | None, ...]) -> tuple[F64, list[int], npt.NDArray[np.int64]]:
+        """``delta[s, r, j]`` of entering throw ``r`` (sharp ``s``) in the ``j``-th open box (-inf: illegal),
+        the open boxes and the upper points ``up[s, r, j]`` each entry adds."""
         p, values = self.p, self.values
         mask, flag, upper = self.key(scores)
         before = values[mask, flag, upper]
@@ -104,7 +106,7 @@ class _Column:
         if p.threshold > 0 and upper < p.threshold:
             gain = gain + np.where(upper + up >= p.threshold, p.bonus, 0)
         delta = values[nm, nf, u2] + gain - before
-        return np.where(legal[None, :, :], delta, _NEG), open_boxes
+        return np.where(legal[None, :, :], delta, _NEG), open_boxes, up
 
     def zero_entries(self, scores: tuple[int | None, ...]) -> list[tuple[int, float]]:
         """(box, delta) of crossing out each box the fill order allows now (ordinary throws)."""
@@ -166,6 +168,10 @@ class MultiColumnBot(Bot):
 
     Args:
         announce_margin: points by which announcing must beat not announcing (kniffel-4).
+        learned: the learned whole-sheet correction (:mod:`pasch.bots._sheetvalue`, issue 28): None uses the
+            model shipped for the rule set when there is one, False never (the plain per-column sum), True
+            requires a shipped one.
+        model: a model to use instead of the shipped one (training, tests); implies ``learned``.
     """
 
     name = "multi"
@@ -176,8 +182,13 @@ class MultiColumnBot(Bot):
         *,
         slack_factor: float | None = None,
         announced_slot: float | None = None,
+        learned: bool | None = None,
+        model: SheetModel | None = None,
     ) -> None:
         self.announce_margin = announce_margin
+        self.learned = learned
+        self._model = model
+        self._models: dict[str, SheetModel | None] = {}
         self.slack_factor = slack_factor
         self.announced_slot = announced_slot
         self.fallbacks = 0
@@ -192,6 +203,23 @@ class MultiColumnBot(Bot):
             base.slack_factor if self.slack_factor is None else self.slack_factor,
             base.announced_slot if self.announced_slot is None else self.announced_slot,
         )
+
+    def model(self, rules: RuleSet) -> SheetModel | None:
+        """The learned correction used for a rule set (None: the plain per-column sum).
+
+        Raises:
+            ModelFileError: the shipped file fails its checksum, or ``learned=True`` and none ships.
+        """
+        if self._model is not None:
+            return self._model if self._model.rules.id == rules.id else None
+        if self.learned is False or rules.n_columns < 2:
+            return None
+        if rules.id not in self._models:
+            got = load_model(rules)
+            if got is None and self.learned:
+                raise ModelFileError(f"{rules.id}: no learned model ships for these rules")
+            self._models[rules.id] = got
+        return self._models[rules.id]
 
     # -- tables -----------------------------------------------------------------------------------
     def _column(self, rules: RuleSet, order: Order) -> _Column:
@@ -227,13 +255,13 @@ class MultiColumnBot(Bot):
 
     def _slack_entries(
         self, rules: RuleSet, slack: SlackTable, scores: tuple[int | None, ...], t_open: int
-    ) -> tuple[F64, list[int], tuple[int, float]]:
+    ) -> tuple[F64, list[int], tuple[int, float], npt.NDArray[np.int64]]:
         """Entry values of a fixed-order column valued with its slack table (see :class:`pasch.solver.SlackTable`).
 
         Entering now keeps the column's slack ``s = T - n`` (one turn and one box fewer); entering
         elsewhere would cost it a pass (slack ``s - 1``), so an entry is worth
         ``points + W[k + 1, ..., s] - W[k, ..., s - 1]``. The credited slack is ``slack_factor * s``.
-        Returns the entries as :meth:`_Column.entries` does, and the cross-out ``(box, value)``.
+        Returns the entries and upper points as :meth:`_Column.entries` does, and the cross-out ``(box, value)``.
         """
         _, flag, upper = self._column(rules, slack.order).key(scores)
         k = slack.filled(scores)
@@ -252,7 +280,8 @@ class MultiColumnBot(Bot):
         d = points + bonus + w[k + 1, nf, u2, s_now] - before
         box = slack.seq[k]
         zero = (box, float(w[k + 1, slack.zero_flag(k, flag), u, s_now] - before))
-        return np.asarray(d, dtype=np.float64)[None, :, None], [box], zero
+        up_arr = np.asarray(up, dtype=np.int64)[None, :, None]
+        return np.asarray(d, dtype=np.float64)[None, :, None], [box], zero, up_arr
 
     # -- the turn -------------------------------------------------------------------------------
     def _plan(self, rules: RuleSet, end: F64) -> _Plan:
@@ -292,6 +321,10 @@ class MultiColumnBot(Bot):
         n_boxes = rules.n_columns * len(rules.categories)
         t_after = sum(col.count(None) for col in cols) - 1
         settings = self.settings(rules)
+        model = self.model(rules)
+        if model is not None:
+            open_now, upper_now = sheet_arrays(rules, cols)
+            corr_now = float(model.values(open_now[None], upper_now[None])[0])
         for c, order in enumerate(rules.columns):
             scores = cols[c]
             if all(v is not None for v in scores):
@@ -299,11 +332,17 @@ class MultiColumnBot(Bot):
             col = self._column(rules, order)
             slack = self._slack(rules, order)
             if slack is not None:
-                d, open_boxes, zero = self._slack_entries(rules, slack, scores, t_after + 1)
+                d, open_boxes, zero, up = self._slack_entries(rules, slack, scores, t_after + 1)
                 zeros = [zero]
             else:
-                d, open_boxes = col.entries(scores)
+                d, open_boxes, up = col.entries(scores)
                 zeros = col.zero_entries(scores) if c != ann else []
+            if model is not None:
+                # The learned correction of the sheet after each entry, less the sheet's now (issue 28).
+                tab = model.after_entries(open_now, upper_now, c, open_boxes) - corr_now
+                after = tab[np.arange(len(open_boxes))[None, None, :], np.minimum(up, tab.shape[1] - 1)]
+                d = np.where(d > _NEG / 2, d + after, _NEG)
+                zeros = [(i, z + float(tab[open_boxes.index(i), 0])) for i, z in zeros]
             if c == ann and settings.announced_slot:
                 d = np.where(d > _NEG / 2, d - settings.announced_slot * t_after / n_boxes, _NEG)
             deltas[c] = (d, open_boxes)
@@ -340,8 +379,9 @@ class MultiColumnBot(Bot):
 
         The points on the sheet plus each open column's value: a fixed-order column's slack-table value at
         the slack it is credited now (see :meth:`_slack_entries`), any other column its exact table's (the
-        announced column of kniffel-4 its free table's, without the per-entry correction). An estimate, not
-        an expected score: the per-column sum cannot see how the columns compete for the same throw.
+        announced column of kniffel-4 its free table's, without the per-entry correction), plus the learned
+        whole-sheet correction where one is used (:meth:`model`; zero where one column is open). An estimate,
+        not an expected score.
 
         Raises:
             RuleSetError: not a sheet game.
@@ -366,6 +406,9 @@ class MultiColumnBot(Bot):
             k = slack.filled(scores)
             credited = min(int(factor * (t_open - (len(scores) - k))), slack.max_slack)
             total += float(slack.values[k, flag, min(upper, slack.p.threshold), credited])
+        model = self.model(rules)
+        if model is not None:
+            total += model.value(tuple(cols))
         return total
 
     def rank(self, state: GameState) -> tuple[tuple[Action, float | None], ...]:

@@ -1,0 +1,154 @@
+"""Issue 28, item 3: solo means of the multi-column bots, base against learned, on the same seeded dice.
+
+Usage: ``python bench/learned.py [--rules jetsi kniffel-3 kniffel-4] [--bots base learned] [--games 2000]
+[--first 0] [--seed 2029] [--jobs 1] [--dir bench/out/learned]``, then ``python bench/learned.py --report``
+to print the table from what the runs wrote.
+
+Game ``g`` of a rule set throws from one table of dice drawn from ``default_rng([seed, g])`` (``U[turn, throw,
+die]``: the ``m``-th throw of the ``t``-th turn shows the first dice of ``U[t, m]``; the table of
+``bench/rollout.py``), the same for every bot, so the two bots' games of a seed share every turn's first throw.
+Each game is also scored *luck-adjusted*: minus the luck of every throw under the base bot's turn values
+(``bench/rollout.py``, unbiased for any decider), which cuts the per-game spread about threefold.
+
+Bots: ``base`` is :class:`pasch.bots.MultiColumnBot` with ``learned=False`` (the per-column sum), ``learned``
+the same bot with the shipped whole-sheet correction (``learned=True``). Each run appends one CSV row per
+game to ``DIR/<rules>.<bot>.csv`` (game, total, luck, decisions, seconds deciding, seconds in all), so runs
+with ``--first`` join and a bot can be measured later on the same seeds. ``--report`` prints, per rule set,
+each bot's raw and adjusted mean ± standard error (sample standard deviation over the square root of the
+games), games per second (one process, the luck bookkeeping included), milliseconds per decision (the bot's
+``choose`` alone; a decision is every keep, entry or announcement) and the paired difference learned - base
+over the games both played, with its standard error: the number that says whether learning helped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pasch.bots import MultiColumnBot
+from pasch.engine import Action, GameState, new_game
+from pasch.rules import get
+from rollout import _dice, _run
+
+RULES = ("jetsi", "kniffel-3", "kniffel-4")
+FIELDS = ("game", "total", "luck", "decisions", "decide_s", "wall_s")
+
+_BOTS: dict[str, MultiColumnBot] = {}
+_JUDGE: list[MultiColumnBot] = []
+
+
+def _bot(name: str) -> MultiColumnBot:
+    if name not in _BOTS:
+        _BOTS[name] = MultiColumnBot(learned=name == "learned")
+    return _BOTS[name]
+
+
+def play(rid: str, bot_name: str, seed: int, g: int) -> tuple[int, float, float, int, float, float]:
+    """Game ``g`` of ``rid`` by ``bot_name`` on the dice of ``[seed, g]``: the CSV row."""
+    start = time.perf_counter()
+    rules = get(rid)
+    bot = _bot(bot_name)
+    if not _JUDGE:
+        _JUDGE.append(MultiColumnBot(learned=False))
+    rng = np.random.default_rng(0)
+    spent = [0.0, 0]
+
+    def decide(state: GameState) -> Action:
+        t = time.perf_counter()
+        action = bot.choose(state, rng)
+        spent[0] += time.perf_counter() - t
+        spent[1] += 1
+        return action
+
+    state = new_game(rules, ["solo"])
+    assert isinstance(state, GameState)
+    total, luck = _run(state, _dice(rules, [seed, g]), decide, _JUDGE[0])
+    return g, total, luck, int(spent[1]), spent[0], time.perf_counter() - start
+
+
+def run(rid: str, bot_name: str, seed: int, games: range, jobs: int, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    new = not out.exists()
+    start = time.perf_counter()
+    with out.open("a", newline="") as fh, ProcessPoolExecutor(max_workers=jobs) as pool:
+        w = csv.writer(fh)
+        if new:
+            w.writerow(FIELDS)
+        n = len(games)
+        for i, row in enumerate(pool.map(play, [rid] * n, [bot_name] * n, [seed] * n, games, chunksize=8)):
+            w.writerow([row[0], row[1], f"{row[2]:.4f}", row[3], f"{row[4]:.4f}", f"{row[5]:.4f}"])
+            if (i + 1) % 100 == 0:
+                fh.flush()
+                rate = (i + 1) / (time.perf_counter() - start)
+                print(f"{rid} {bot_name}: {i + 1}/{n} games, {rate:.2f} games/s", flush=True)
+
+
+def _read(path: Path) -> dict[int, tuple[float, ...]]:
+    with path.open() as fh:
+        return {int(r["game"]): tuple(float(r[k]) for k in FIELDS[1:]) for r in csv.DictReader(fh)}
+
+
+def _ms(x: np.ndarray) -> str:
+    se = x.std(ddof=1) / math.sqrt(len(x)) if len(x) > 1 else math.nan
+    return f"{x.mean():7.1f} ± {se:4.1f}"
+
+
+def report(folder: Path, seed: int) -> None:
+    print(
+        f"{'rules':10} {'bot':8} {'games':>5} {'mean':>13} {'adjusted':>13} {'games/s':>7} {'ms/dec':>6}"
+        f"  {'learned - base (paired, adj.)':>30} {'raw':>13}"
+    )
+    for rid in RULES:
+        got = {b: _read(folder / f"{rid}.{b}.csv") for b in ("base", "learned") if (folder / f"{rid}.{b}.csv").exists()}
+        for b, rows in got.items():
+            a = np.array(list(rows.values()))
+            total, adj = a[:, 0], a[:, 0] - a[:, 1]
+            rate = len(a) / a[:, 4].sum()
+            ms = 1000 * a[:, 3].sum() / a[:, 2].sum()
+            line = f"{rid:10} {b:8} {len(a):5d} {_ms(total)} {_ms(adj)} {rate:7.2f} {ms:6.2f}"
+            if b == "learned" and "base" in got:
+                both = sorted(set(rows) & set(got["base"]))
+                la = np.array([rows[g] for g in both])
+                ba = np.array([got["base"][g] for g in both])
+                d_adj = (la[:, 0] - la[:, 1]) - (ba[:, 0] - ba[:, 1])
+                d_raw = la[:, 0] - ba[:, 0]
+                line += f"  {len(both):5d} games {_ms(d_adj):>17} {_ms(d_raw)}"
+            print(line)
+    print(
+        f"(seed {seed}; dice of game g from default_rng([seed, g]); mean ± standard error; adjusted: minus each "
+        "throw's luck under the base bot's turn values; games/s: one process, luck bookkeeping included; "
+        f"ms/dec: the bot's choose alone; load average now {os.getloadavg()[0]:.1f})"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--rules", nargs="+", default=list(RULES), choices=RULES)
+    ap.add_argument("--bots", nargs="+", default=["base", "learned"], choices=("base", "learned"))
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=2029)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--dir", type=Path, default=Path("bench/out/learned"))
+    ap.add_argument("--report", action="store_true", help="print the table of what is in --dir and stop")
+    args = ap.parse_args()
+    if not args.report:
+        for rid in args.rules:
+            for b in args.bots:
+                games = range(args.first, args.first + args.games)
+                run(rid, b, args.seed, games, args.jobs, args.dir / f"{rid}.{b}.csv")
+    report(args.dir, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""``pasch train``: learn the whole-sheet correction of a multi-column game from self-play (issue 28).
+
+The method is in :mod:`pasch.bots._train`; the model and its file in :mod:`pasch.bots._sheetvalue`.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pasch.cli._app import app
+from pasch.cli._common import err_console, fail, guard
+from pasch.errors import RuleSetError
+from pasch.rules import GameKind, get
+
+MAX_SEED = 2**63 - 1
+
+
+@app.command("train")
+def train_cmd(
+    rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help="A multi-column rule set.")] = (
+        "kniffel-4"
+    ),
+    games: Annotated[int, typer.Option("--games", "-n", min=5, max=10_000_000, help="Games per generation.")] = 2000,
+    generations: Annotated[
+        int, typer.Option("--generations", "-g", min=1, max=1000, help="Rounds of self-play and fitting.")
+    ] = 4,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice (0 to 2^63-1).")] = 0,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The model file to write (JSON).")] = Path("model.json"),
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=256, help="Local worker processes (default 1).")] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS (needs pasch[train])."),
+    ] = None,
+    ridge: Annotated[float, typer.Option("--ridge", min=0.0, help="Ridge penalty per row.")] = 1e-4,
+) -> None:
+    """Learn a multi-column game's whole-sheet correction by fitted value iteration on self-play.
+
+    Writes the model file, its learning curve beside it (OUT.curve.csv always, OUT.curve.png with the plot
+    extra) and prints a line per generation.
+    """
+    with guard():
+        rules = get(rules_text)
+        if rules.kind is not GameKind.SHEET or rules.n_columns < 2:
+            raise RuleSetError(f"{rules.id}: pasch train learns multi-column sheet games (jetsi, kniffel-3, ...)")
+        from pasch.bots._sheetvalue import SheetModel, save_model
+        from pasch.bots._train import Generation, local_runner, ray_runner, train
+
+        if ray is not None:
+            try:
+                runner = ray_runner(ray)
+            except ImportError:
+                fail("--ray needs Ray: install the train extra (pip install 'pasch[train]')")
+        else:
+            runner = local_runner(jobs)
+        curve_csv = out.with_name(out.name + ".curve.csv")
+        err = err_console()
+        header = "gen  games   mean  adjusted ± se  rows  rmse sum  rmse fit   seconds"
+        err.print(f"{rules.id}: {generations} generations of {games} games, seed {seed}", highlight=False)
+        err.print(header, highlight=False, markup=False)
+
+        def progress(row: Generation) -> None:
+            err.print(
+                f"{row.generation:3d} {row.games:6d} {row.mean:6.1f} {row.adjusted:8.1f} ± {row.adjusted_se:3.1f} "
+                f"{row.rows:6d} {row.rmse_sum:9.2f} {row.rmse_fit:9.2f} {row.seconds:9.1f}",
+                highlight=False,
+                markup=False,
+            )
+
+        result = train(rules, games, generations, seed, runner, ridge=ridge, progress=progress)
+        command = "pasch train " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["train"] else sys.argv[1:])
+        meta = {
+            "command": command,
+            "seed": seed,
+            "games": games,
+            "generations": generations,
+            "ridge": ridge,
+            "curve": [r.__dict__ for r in result.curve],
+        }
+        checksum = save_model(SheetModel(rules, result.weights, meta), out)
+        curve_csv.parent.mkdir(parents=True, exist_ok=True)
+        with curve_csv.open("w", newline="") as fh:
+            w = csv.writer(fh)
+            fields = list(result.curve[0].__dict__)
+            w.writerow(fields)
+            for row in result.curve:
+                w.writerow([getattr(row, f) for f in fields])
+        written = [str(out), str(curve_csv)]
+        png = _plot(result.curve, out.with_name(out.name + ".curve.png"), rules.id)
+        if png is not None:
+            written.append(str(png))
+        typer.echo(f"wrote {', '.join(written)} (sha256 {checksum})")
+
+
+def _plot(curve: Sequence[object], path: Path, title: str) -> Path | None:
+    """The learning curve as a PNG (None: matplotlib, the plot extra, is not installed)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    gens = [getattr(r, "generation") for r in curve]  # noqa: B009
+    adj = [getattr(r, "adjusted") for r in curve]  # noqa: B009
+    se = [getattr(r, "adjusted_se") for r in curve]  # noqa: B009
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.5))
+    ax1.errorbar(gens, adj, yerr=se, marker="o", capsize=3)
+    ax1.set_xlabel("generation (policy w_g)")
+    ax1.set_ylabel("luck-adjusted mean score")
+    ax2.plot(gens, [getattr(r, "rmse_sum") for r in curve], marker="o", label="per-column sum")  # noqa: B009
+    ax2.plot(gens, [getattr(r, "rmse_fit") for r in curve], marker="o", label="sum + fitted correction")  # noqa: B009
+    ax2.set_xlabel("generation (data)")
+    ax2.set_ylabel("held-out RMSE of the value (points)")
+    ax2.legend()
+    fig.suptitle(f"pasch train {title}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    os.chmod(path, 0o644)
+    return path
+
+
+@app.command("model")
+def model_cmd(
+    rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help="A multi-column rule set.")] = (
+        "kniffel-4"
+    ),
+    path: Annotated[
+        Path | None, typer.Argument(help="A model file (default: the one shipped for the rules).", show_default=False)
+    ] = None,
+) -> None:
+    """Check a learned model file (its checksum) and print where it came from."""
+    with guard():
+        rules = get(rules_text)
+        from pasch.bots._sheetvalue import model_path, read_model
+
+        target = model_path(rules.id) if path is None else path
+        if not target.is_file():
+            fail(f"{rules.id}: no model file at {target}" + (" (none ships for these rules)" if path is None else ""))
+        model = read_model(rules, target)
+        meta = model.meta
+        typer.echo(f"{target}: {rules.id}, {len(model.weights)} weights, checksum ok")
+        typer.echo(f"made by: {meta.get('command', '?')} (seed {meta.get('seed', '?')})")

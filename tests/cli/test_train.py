@@ -1,0 +1,53 @@
+"""``pasch train`` end to end on a tiny budget, and ``pasch model``."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from pasch.bots._sheetvalue import feature_names, read_model
+from pasch.rules import get
+
+from ._helpers import Invoke
+
+
+def test_train_writes_a_checked_model_and_its_learning_curve(invoke: Invoke, tmp_path: Path) -> None:
+    out = tmp_path / "m" / "jetsi.json"
+    done = invoke(["train", "--rules", "jetsi", "--games", "5", "--generations", "2", "--seed", "3", "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "wrote" in done.output
+    model = read_model(get("jetsi"), out)
+    assert len(model.weights) == len(feature_names(get("jetsi")))
+    assert model.meta["seed"] == 3
+    assert model.meta["games"] == 5
+    assert "--seed 3" in model.meta["command"] or "train" in model.meta["command"]
+    with (tmp_path / "m" / "jetsi.json.curve.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert [int(r["generation"]) for r in rows] == [0, 1]
+    assert all(int(r["games"]) == 5 and float(r["rmse_sum"]) > 0 for r in rows)
+    checked = invoke(["model", "--rules", "jetsi", str(out)])
+    assert checked.exit_code == 0 and "checksum ok" in checked.output
+    payload = json.loads(out.read_text())
+    payload["weights"][0] += 1.0
+    out.write_text(json.dumps(payload))
+    refused = invoke(["model", "--rules", "jetsi", str(out)])
+    assert refused.exit_code == 2
+    assert "checksum mismatch" in refused.output
+
+
+def test_train_refuses_single_column_rules(invoke: Invoke, tmp_path: Path) -> None:
+    done = invoke(["train", "--rules", "yahtzee", "--out", str(tmp_path / "x.json")])
+    assert done.exit_code == 2
+    assert "multi-column" in done.output
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here")
+def test_train_on_ray_without_ray_is_a_clear_error(invoke: Invoke, tmp_path: Path) -> None:
+    done = invoke(["train", "--rules", "jetsi", "--games", "5", "--ray", "auto", "--out", str(tmp_path / "x.json")])
+    assert done.exit_code == 2
+    assert "pasch[train]" in done.output
+    assert not (tmp_path / "x.json").exists()
