@@ -12,6 +12,7 @@ import pytest
 
 from ._support import Server
 from .test_browser import browser, seq, wait_seq, wait_until  # noqa: F401 (browser: the fixture)
+from .test_browser_end import open_seat
 from .test_browser_table import create, my_turn, new_page, shot
 
 pytestmark = pytest.mark.slow
@@ -73,4 +74,28 @@ def test_an_error_is_drawn_again_after_a_language_switch(browser: Any, server: S
     page.select_option("#lang", "de")
     wait_until(lambda: page.inner_text("#error") != english)
     assert "7 is not a die" in page.inner_text("#error")  # the server's detail, after the German sentence
+    assert not errors, errors
+
+
+# A rule set with modifiers, named from its codes (base id + modifier ids) in each language (issue 27 item 8).
+MODDED = {
+    "en": "Yatzy + top to bottom + ×2 in one throw",
+    "de": "Yatzy + von oben nach unten + ×2 in einem Wurf",
+    "es": "Yatzy + de arriba abajo + ×2 en una tirada",
+    "it": "Yatzy + dall'alto in basso + ×2 in un lancio",
+}
+
+
+def test_rule_set_names_with_modifiers_are_translated(browser: Any, server: Server) -> None:  # noqa: F811
+    page, errors = new_page(browser, "desktop")
+    code = open_seat(page, server, "yatzy+forced+sharp", [{"name": "Ada"}])
+    page.wait_for_selector("table.sheet")
+    for lang, name in MODDED.items():
+        page.select_option("#lang", lang)
+        wait_until(lambda name=name: page.inner_text("#room-label") == f"{code} · {name}")
+        assert page.text_content("table.sheet caption") == name
+    kniffel4 = open_seat(page, server, "kniffel-4+sharp", [{"name": "Ada"}])
+    page.wait_for_selector("table.sheet")
+    wait_until(lambda: page.inner_text("#room-label") == f"{kniffel4} · Kniffel, quattro colonne + ×2 in un lancio")
+    assert "+sharp" not in page.inner_text("body") and "+forced" not in page.inner_text("body")
     assert not errors, errors

@@ -38,6 +38,15 @@ def test_the_keeper_takes_the_last_entry_back(browser: Any, server: Server) -> N
     keeper.click("#undo")
     wait_until(lambda: seq(keeper) == 0 and seq(watcher) == 0)
     wait_until(lambda: "Ann's entry was taken back." in watcher.inner_text("#error"))
+    # The line is kept as a key with its name, not as words: a language switch draws it again (issue 27 item 8).
+    for lang, line in (
+        ("de", "Der Eintrag von Ann wurde zurückgenommen."),
+        ("it", "La registrazione di Ann è stata annullata."),
+    ):
+        watcher.select_option("#lang", lang)
+        wait_until(lambda line=line: watcher.inner_text("#error") == line)
+    watcher.select_option("#lang", "en")
+    wait_until(lambda: watcher.inner_text("#error") == "Ann's entry was taken back.")
     assert "chance" not in keeper.inner_text("#moves").lower()
     assert "Ann" in keeper.inner_text("#status")
     assert keeper.locator("#undo").is_hidden()  # the entry before stays: one undo per entry

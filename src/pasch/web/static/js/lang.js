@@ -56,10 +56,14 @@ export function kindLabel(kind) {
   return has("bot_" + bot) ? t("bot_" + bot) : "Bot (" + bot + ")";
 }
 
-// A rule set's name: the page's own words where it has them ("rules_kniffel_4"), else the server's.
+// A rule set's name from its id, a base id and modifier ids ("yatzy+forced+sharp" -> "Yatzy + top to bottom
+// + ×2 in one throw"): the page's own words where it has them for every part, else the server's name.
 export function ruleSetName(id, name) {
-  const key = "rules_" + String(id).replace(/-/g, "_");
-  return has(key) ? t(key) : name;
+  const [base, ...mods] = String(id).split("+");
+  const key = "rules_" + base.replace(/-/g, "_");
+  const baseName = has(key) ? t(key) : mods.length ? null : name;
+  if (baseName === null || !mods.every((m) => has("mod_" + m))) return name;
+  return [baseName, ...mods.map((m) => t("mod_" + m))].join(" + ");
 }
 
 export function lineName(k) {

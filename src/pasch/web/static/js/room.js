@@ -4,7 +4,7 @@ import { app, firstToken, mySeats, render, saveTokens } from "./store.js";
 import { connect, reconcile, send, settle, stop } from "./net.js";
 import { placeDice } from "./place.js";
 import { showError } from "./view/status.js";
-import { setRuleSet, t } from "./lang.js";
+import { setRuleSet } from "./lang.js";
 import { addChat, setVote } from "./view/table.js";
 
 export function openRoom() {
@@ -54,7 +54,7 @@ function onMessage(m) {
     takeBack(m.seq, m.state);
     app.undoFloor = m.seq;
     // Everyone is told whose entry went back (the sheet and the move log show it too).
-    showError({ text: t("undone", { name: app.room ? app.room.seats[m.seat].name : "" }) });
+    showError({ key: "undone", vars: { name: app.room ? app.room.seats[m.seat].name : "" } });
     render();
   } else if (m.type === "ack") {
     settle(m.id);

@@ -7,11 +7,16 @@ import { send } from "../net.js";
 import { adviseKeep } from "../place.js";
 import { actionLabel, num, percent, t } from "../lang.js";
 
+// Exact values (one column) and the bot's estimates (several columns) read alike: the best option's value,
+// the others "−x.x vs best"; without either, what a box pays now.
 function hintValue(o, m) {
-  if (!m.exact) return o.points === null || o.points === undefined ? "" : t("points_n", { n: o.points });
-  if (o.best || !o.delta) return num(o.value);
+  const v = m.exact ? o.value : m.estimated ? o.estimate : null;
+  if (v === null || v === undefined) return o.points === null || o.points === undefined ? "" : t("points_n", { n: o.points });
+  if (o.best || !o.delta) return num(v);
   return t("vs_best", { d: "−" + num(Math.abs(o.delta)) });
 }
+function valueHeader(m) { return m.exact ? "expected" : m.estimated ? "estimated" : "points_now"; }
+function hintNote(m) { return m.exact ? "hint_exact" : m.estimated ? "hint_estimated" : "hint_inexact"; }
 
 // Ask again while the server prepares a table (once per answer, however often the panel is drawn).
 function askAgain(m, ms) {
@@ -40,7 +45,7 @@ export function renderHints() {
   if (opts.length) {
     const table = el("table", { className: "hints" });
     const hr = table.createTHead().insertRow();
-    for (const key of ["option", m.exact ? "expected" : "points_now", ...(win ? ["p_win"] : [])]) {
+    for (const key of ["option", valueHeader(m), ...(win ? ["p_win"] : [])]) {
       hr.appendChild(el("th", { scope: "col", className: key === "p_win" ? "p-win" : "" }, t(key)));
     }
     const tb = table.createTBody();
@@ -56,6 +61,7 @@ export function renderHints() {
       const v = tr.insertCell();
       v.className = "num";
       v.dataset.value = m.exact && o.value !== null ? String(o.value) : "";
+      v.dataset.estimate = m.estimated && typeof o.estimate === "number" ? String(o.estimate) : "";
       v.textContent = hintValue(o, m);
       if (win) {
         const w = tr.insertCell();
@@ -74,7 +80,7 @@ export function renderHints() {
       out.appendChild(more);
     }
   }
-  out.appendChild(el("p", { className: "note" }, m.exact ? t("hint_exact") : t("hint_inexact")));
+  out.appendChild(el("p", { className: "note" }, t(hintNote(m))));
   if (win) out.appendChild(el("p", { className: "note win-note" }, win === "ready" ? t("hint_win") : t("hint_win_preparing")));
 }
 

@@ -20,40 +20,57 @@ export function renderOver(s, room) {
   const rs = $("review-summary");
   rs.innerHTML = "";
   const single = room.rules.kind === "sheet" && room.rules.columns.length === 1;
+  $("over-text").textContent = "";
   if (!sum) {
-    $("over-text").textContent = s.players.map((p, i) => p + ": " + s.totals[i]).join(" · ");
+    // The ranking at once, from the final state; the server's summary (history, review) replaces it.
+    wrap.appendChild(standings(fromState(s), room, true));
     $("review-toggle").hidden = true;
     rs.textContent = single ? (mySeats().length ? t("reviewing") : t("reviewing_players")) : "";
     return;
   }
-  $("over-text").textContent = "";
-  wrap.appendChild(standings(sum, room));
+  wrap.appendChild(standings(sum, room, false));
   const rev = sum.review;
   $("review-toggle").hidden = !rev;
+  reviewToggleText();
   if (!rev) {
     if (!single) rs.textContent = t("no_review");
     return;
   }
   // "Your play vs optimal": expected points lost, luck, best decisions. In a score keeper's room only the
   // final dice of each turn are known, so luck (which compares every throw) means nothing there: left out.
+  // Several columns: points lost against the strongest bot's estimate (rev.estimated), said to be not exact.
   const mine = rev.players.filter((p) => holds(p.seat));
   for (const p of (mine.length ? mine : rev.players)) {
     const vars = {
       name: p.name, lost: num(p.lost), luck: signed(p.luck === null ? 0 : p.luck),
       acc: p.accuracy === null ? "—" : Math.round(100 * p.accuracy) + "%",
     };
-    rs.appendChild(el("p", { className: "vs-optimal", dataset: { seat: String(p.seat) } },
-      room.keeper ? t("vs_optimal_keeper", vars) : t("vs_optimal", vars)));
+    const key = rev.estimated ? "vs_bot" : room.keeper ? "vs_optimal_keeper" : "vs_optimal";
+    rs.appendChild(el("p", { className: "vs-optimal", dataset: { seat: String(p.seat) } }, t(key, vars)));
   }
-  rs.appendChild(el("p", { className: "note" },
-    room.keeper ? t("vs_optimal_keeper_note") : t("vs_optimal_note", { e: num(rev.expected_start) })));
+  const note = rev.estimated ? t("vs_bot_note")
+    : room.keeper ? t("vs_optimal_keeper_note") : t("vs_optimal_note", { e: num(rev.expected_start) });
+  rs.appendChild(el("p", { className: "note" }, note));
   renderReview(rev, s);
 }
 
+// The summary's shape from the final state alone (no history): each player's sections and total, best
+// first, equal totals sharing a rank.
+function fromState(s) {
+  const part = (p, k) => (s.sheets ? s.sheets[p].reduce((a, c) => a + c[k], 0) : null);
+  const players = s.players.map((name, p) => ({
+    seat: p, name, total: s.totals[p], upper: part(p, "upper"), bonus: part(p, "bonus"),
+    lower: part(p, "lower"), extra: part(p, "extra"), best_before: null, average_before: null,
+  }));
+  players.sort((a, b) => b.total - a.total || a.seat - b.seat);
+  for (const p of players) p.rank = 1 + players.filter((q) => q.total > p.total).length;
+  return { solo: players.length === 1, players };
+}
+
 // The ranking: each player's sections (sheet games) and total, best first.
-function standings(sum, room) {
+function standings(sum, room, provisional) {
   const sheet = sum.players.length && sum.players[0].upper !== null;
-  const table = el("table", { className: "sheet standings" });
+  const table = el("table", { className: "sheet standings", dataset: { provisional: provisional ? "1" : "0" } });
   const cols = sheet
     ? ["rank", "player", "upper", ...(room.rules.bonus_threshold ? ["bonus"] : []), "lower", "extra", "total"]
     : ["rank", "player", "total"];
@@ -113,6 +130,11 @@ function renderReview(rev, s) {
 export function toggleReview() {
   const open = $("review").hidden;
   $("review").hidden = !open;
-  $("review-toggle").textContent = open ? t("review_close") : t("review_open");
+  reviewToggleText();
+}
+// "Review my moves" for a player, "Review the moves" for a spectator; "Hide the review" once open.
+function reviewToggleText() {
+  const open = !$("review").hidden;
+  $("review-toggle").textContent = t(open ? "review_close" : mySeats().length ? "review_open" : "review_open_players");
   $("review-toggle").setAttribute("aria-expanded", open ? "true" : "false");
 }

@@ -11,7 +11,8 @@ export function showError(err) {
 }
 function drawError() {
   const e = app.error;
-  const text = !e ? "" : e.text !== undefined ? e.text : errorText(e.code, e.message);
+  // Stored as a code or a key with its values, never as words: a language switch draws it again.
+  const text = !e ? "" : e.text !== undefined ? e.text : e.key ? t(e.key, e.vars) : errorText(e.code, e.message);
   $("error").textContent = text;
   $("home-error").textContent = text;
 }
