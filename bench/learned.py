@@ -1,8 +1,10 @@
 """Issue 28, item 3: solo means of the multi-column bots, base against learned, on the same seeded dice.
 
 Usage: ``python bench/learned.py [--rules jetsi kniffel-3 kniffel-4] [--bots base learned] [--games 2000]
-[--first 0] [--seed 2029] [--jobs 1] [--dir bench/out/learned]``, then ``python bench/learned.py --report``
-to print the table from what the runs wrote.
+[--first 0] [--seed 2029] [--jobs 1] [--dir bench/out/learned] [--model FILE] [--scale 1.0]``, then
+``python bench/learned.py --report`` to print the table from what the runs wrote. A bot named other than
+``base`` plays with the shipped model, or with ``--model FILE`` (a ``pasch train`` output) whose weights are
+multiplied by ``--scale``; its name only names its CSV.
 
 Game ``g`` of a rule set throws from one table of dice drawn from ``default_rng([seed, g])`` (``U[turn, throw,
 die]``: the ``m``-th throw of the ``t``-th turn shows the first dice of ``U[t, m]``; the table of
@@ -36,6 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pasch.bots import MultiColumnBot
+from pasch.bots._sheetvalue import SheetModel, load_model, read_model
 from pasch.engine import Action, GameState, new_game
 from pasch.rules import get
 from rollout import _dice, _run
@@ -43,21 +46,33 @@ from rollout import _dice, _run
 RULES = ("jetsi", "kniffel-3", "kniffel-4")
 FIELDS = ("game", "total", "luck", "decisions", "decide_s", "wall_s")
 
-_BOTS: dict[str, MultiColumnBot] = {}
+_BOTS: dict[tuple[str, str], MultiColumnBot] = {}
 _JUDGE: list[MultiColumnBot] = []
 
 
-def _bot(name: str) -> MultiColumnBot:
-    if name not in _BOTS:
-        _BOTS[name] = MultiColumnBot(learned=name == "learned")
-    return _BOTS[name]
+def _bot(rid: str, name: str, model: str | None, scale: float) -> MultiColumnBot:
+    """``base``: the plain per-column sum; anything else: the shipped model, or ``model`` (a file) times ``scale``."""
+    if (rid, name) not in _BOTS:
+        if name == "base":
+            _BOTS[rid, name] = MultiColumnBot(learned=False)
+        elif model is None and scale == 1.0:
+            _BOTS[rid, name] = MultiColumnBot(learned=True)
+        else:
+            rules = get(rid)
+            m = read_model(rules, Path(model)) if model is not None else load_model(rules)
+            if m is None:
+                raise SystemExit(f"{rid}: no model ships; give --model FILE")
+            _BOTS[rid, name] = MultiColumnBot(model=SheetModel(rules, m.weights * scale, m.meta))
+    return _BOTS[rid, name]
 
 
-def play(rid: str, bot_name: str, seed: int, g: int) -> tuple[int, float, float, int, float, float]:
+def play(
+    rid: str, bot_name: str, seed: int, g: int, model: str | None = None, scale: float = 1.0
+) -> tuple[int, float, float, int, float, float]:
     """Game ``g`` of ``rid`` by ``bot_name`` on the dice of ``[seed, g]``: the CSV row."""
     start = time.perf_counter()
     rules = get(rid)
-    bot = _bot(bot_name)
+    bot = _bot(rid, bot_name, model, scale)
     if not _JUDGE:
         _JUDGE.append(MultiColumnBot(learned=False))
     rng = np.random.default_rng(0)
@@ -76,7 +91,9 @@ def play(rid: str, bot_name: str, seed: int, g: int) -> tuple[int, float, float,
     return g, total, luck, int(spent[1]), spent[0], time.perf_counter() - start
 
 
-def run(rid: str, bot_name: str, seed: int, games: range, jobs: int, out: Path) -> None:
+def run(
+    rid: str, bot_name: str, seed: int, games: range, jobs: int, out: Path, model: str | None, scale: float
+) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     new = not out.exists()
     start = time.perf_counter()
@@ -85,7 +102,8 @@ def run(rid: str, bot_name: str, seed: int, games: range, jobs: int, out: Path) 
         if new:
             w.writerow(FIELDS)
         n = len(games)
-        for i, row in enumerate(pool.map(play, [rid] * n, [bot_name] * n, [seed] * n, games, chunksize=8)):
+        args = ([rid] * n, [bot_name] * n, [seed] * n, games, [model] * n, [scale] * n)
+        for i, row in enumerate(pool.map(play, *args, chunksize=8)):
             w.writerow([row[0], row[1], f"{row[2]:.4f}", row[3], f"{row[4]:.4f}", f"{row[5]:.4f}"])
             if (i + 1) % 100 == 0:
                 fh.flush()
@@ -109,14 +127,15 @@ def report(folder: Path, seed: int) -> None:
         f"  {'learned - base (paired, adj.)':>30} {'raw':>13}"
     )
     for rid in RULES:
-        got = {b: _read(folder / f"{rid}.{b}.csv") for b in ("base", "learned") if (folder / f"{rid}.{b}.csv").exists()}
+        names = sorted((p.name[len(rid) + 1 : -4] for p in folder.glob(f"{rid}.*.csv")), key=lambda b: b != "base")
+        got = {b: _read(folder / f"{rid}.{b}.csv") for b in names}
         for b, rows in got.items():
             a = np.array(list(rows.values()))
             total, adj = a[:, 0], a[:, 0] - a[:, 1]
             rate = len(a) / a[:, 4].sum()
             ms = 1000 * a[:, 3].sum() / a[:, 2].sum()
             line = f"{rid:10} {b:8} {len(a):5d} {_ms(total)} {_ms(adj)} {rate:7.2f} {ms:6.2f}"
-            if b == "learned" and "base" in got:
+            if b != "base" and "base" in got:
                 both = sorted(set(rows) & set(got["base"]))
                 la = np.array([rows[g] for g in both])
                 ba = np.array([got["base"][g] for g in both])
@@ -134,7 +153,9 @@ def report(folder: Path, seed: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--rules", nargs="+", default=list(RULES), choices=RULES)
-    ap.add_argument("--bots", nargs="+", default=["base", "learned"], choices=("base", "learned"))
+    ap.add_argument("--bots", nargs="+", default=["base", "learned"], help="base, learned or any name (a model)")
+    ap.add_argument("--model", help="the learned bots' model file (default: the shipped one)")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply the model's weights (a damped correction)")
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--seed", type=int, default=2029)
@@ -146,7 +167,7 @@ def main() -> None:
         for rid in args.rules:
             for b in args.bots:
                 games = range(args.first, args.first + args.games)
-                run(rid, b, args.seed, games, args.jobs, args.dir / f"{rid}.{b}.csv")
+                run(rid, b, args.seed, games, args.jobs, args.dir / f"{rid}.{b}.csv", args.model, args.scale)
     report(args.dir, args.seed)
 
 
