@@ -114,8 +114,13 @@ async def _connect(url: str, compress: bool, open_timeout: float, st: Stats) -> 
     while True:
         t0 = time.perf_counter()
         try:
+            # No keepalive pings from the client: a browser sends none (the server pings every 20 s).
             ws = await websockets.connect(
-                url, max_size=1 << 22, compression="deflate" if compress else None, open_timeout=open_timeout
+                url,
+                max_size=1 << 22,
+                compression="deflate" if compress else None,
+                open_timeout=open_timeout,
+                ping_interval=None,
             )
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as exc:
             st.failed_handshakes += 1

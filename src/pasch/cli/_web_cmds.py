@@ -121,7 +121,15 @@ def serve_cmd(
     """Run the web server until interrupted."""
     import uvicorn
 
-    from pasch.web import Limits, TransportGuard, check_database, create_app, default_url, guarded_protocol
+    from pasch.web import (
+        Limits,
+        TransportGuard,
+        check_database,
+        create_app,
+        default_url,
+        direct_websocket_protocol,
+        guarded_protocol,
+    )
 
     with guard():
         check_database(db or default_url())  # a bad --db in one line, before anything else starts
@@ -165,6 +173,7 @@ def serve_cmd(
             port=port,
             log_level="warning",
             http=guarded_protocol(transport),
+            ws=direct_websocket_protocol(),  # the hub writes frames without the ASGI send where it can
             limit_concurrency=max_connections or None,
             # Frames are not compressed, so a frame costs what it measures: a 1 MiB compressed frame was inflated
             # before the app's 4 KiB check. Up to the 1 MiB transport cap the app answers an error frame.

@@ -10,7 +10,7 @@ from pasch.web._app import MAX_MESSAGE, create_app
 from pasch.web._db import check_database, default_url
 from pasch.web._fair import DICE_V1, DICE_V2, DiceStream, FairReport, HmacDice, commitment_of, new_seed, verify
 from pasch.web._limits import Limits
-from pasch.web._transport import TransportGuard, guarded_protocol
+from pasch.web._transport import TransportGuard, direct_websocket_protocol, guarded_protocol
 
 __all__ = [
     "DICE_V1",
@@ -25,6 +25,7 @@ __all__ = [
     "commitment_of",
     "create_app",
     "default_url",
+    "direct_websocket_protocol",
     "guarded_protocol",
     "new_seed",
     "verify",

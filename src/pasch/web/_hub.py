@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -21,10 +20,12 @@ from fastapi import WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from pasch.web._drain import RESTART
-from pasch.web._guard import SECURITY_HEADERS, address, json_encodable, origin_allowed
+from pasch.web._guard import SECURITY_HEADERS, address, origin_allowed
+from pasch.web._json import dumps, loads
 from pasch.web._limits import LimitError
 from pasch.web._manners import PRESENCE_TTL
 from pasch.web._service import ActError, ActResult, Room
+from pasch.web._transport import DIRECT_SEND
 from pasch.web._undo import undo
 from pasch.web._view import state_view
 
@@ -63,15 +64,28 @@ def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
 
 def encode(message: dict[str, Any]) -> str:
     """A frame's text (compact JSON)."""
-    return json.dumps(message, separators=(",", ":"))
+    return dumps(message)
 
 
 class Conn:
-    """One websocket: its seat (None: spectator), outgoing queue and rate limiter."""
+    """One websocket: its seat (None: spectator), outgoing queue and rate limiter.
+
+    Frames leave by the server's direct send where it offers one (:data:`pasch.web._transport.DIRECT_SEND`):
+    those queued in one turn of the event loop are written together at its end (an action's ``ack`` and its
+    ``update`` in one system call), without a task switch. When the direct send cannot take them (a slow reader,
+    the handshake not complete) they go to the queue, which the writer task sends through ASGI; frames keep
+    their order, since nothing is sent directly while the queue holds any or the writer is sending.
+    """
 
     def __init__(self, ws: WebSocket, code: str, rate: float = RATE, burst: float = BURST) -> None:
         self.ws = ws
         self.code = code
+        extensions = ws.scope.get("extensions") or {}
+        self.direct: Callable[[list[str]], bool] | None = extensions.get(DIRECT_SEND)
+        self.batch: list[str] = []
+        """Frames for the direct send at the end of this turn of the event loop."""
+        self.sending = False
+        """The writer task took a frame from the queue and is sending it."""
         self.seat: int | None = None
         self.local: set[int] = set()
         """Further seats this connection's device plays (``join`` with ``tokens``): shown online."""
@@ -138,6 +152,22 @@ class Conn:
         if self.closed:
             return
         text = message if isinstance(message, str) else encode(message)
+        if self.direct is not None and (self.batch or (self.queue.empty() and not self.sending)):
+            if not self.batch:
+                asyncio.get_running_loop().call_soon(self.flush)
+            self.batch.append(text)
+            return
+        self._enqueue(text)
+
+    def flush(self) -> None:
+        """Write the frames of this turn directly; what cannot be written now goes to the queue (in order)."""
+        batch, self.batch = self.batch, []
+        if not batch or (self.direct is not None and self.direct(batch)):
+            return
+        for text in batch:
+            self._enqueue(text)
+
+    def _enqueue(self, text: str | None) -> None:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -145,12 +175,17 @@ class Conn:
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
 
+    def end(self) -> None:
+        """Mark the connection closed: the writer closes it after the frames sent so far."""
+        self.flush()
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
     def send_close(self) -> None:
         """Close the connection after the messages queued so far."""
         if not self.closed:
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+            self.end()
 
     async def writer(self) -> None:
         """Send queued messages in order until the connection closes."""
@@ -160,10 +195,13 @@ class Conn:
                 with contextlib.suppress(Exception):
                     await self.ws.close(self.close_code)
                 return
+            self.sending = True
             try:
                 await self.ws.send_text(text)
             except Exception:  # the peer went away; the reader ends the connection
                 return
+            finally:
+                self.sending = False
 
 
 class Hub:
@@ -258,9 +296,7 @@ class Hub:
         out = [c for group in self.conns.values() for c in group]
         for conn in out:
             conn.close_code = RESTART
-            conn.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                conn.queue.put_nowait(None)
+            conn.end()
         return out
 
     def present(self) -> frozenset[str]:
@@ -376,9 +412,7 @@ class Hub:
         if seated:
             self._set_seats(live, conn, None, set())
         await self.presence_changed(live, seats=seated)
-        conn.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            conn.queue.put_nowait(None)
+        conn.end()
 
 
 def _parse(conn: Conn, raw: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -390,11 +424,11 @@ def _parse(conn: Conn, raw: Mapping[str, Any]) -> dict[str, Any] | None:
         conn.send(error("too_large", f"messages are at most {MAX_MESSAGE} bytes"))
         return None
     try:
-        msg = json.loads(text)
+        msg, unicode = loads(text)
     except (ValueError, RecursionError):
         conn.send(error("bad_json", "the message is not valid JSON (or nested too deeply)"))
         return None
-    if not json_encodable(msg):
+    if not unicode:
         conn.send(error("bad_message", "the message holds text that is not valid Unicode"))
         return None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):

@@ -36,6 +36,7 @@ from sqlalchemy import Engine
 
 from pasch.app import Pending
 from pasch.storage import EVENTS_AFTER, LISTEN
+from pasch.web._json import dumps
 from pasch.web._manners import CHAT_KEEP, PRESENCE_TTL, STAND_IN
 from pasch.web._service import Room, Service
 from pasch.web._view import state_view
@@ -81,8 +82,9 @@ def notice(room: Room, pending: Pending, view: dict[str, Any]) -> str:
     bot = bot and (room.seats[state.current_player].is_bot or bool(room.extra.get("clock")))
     head = f"e {room.code} {pending.at + len(pending.events)} {int(bot)}"
     frame = {"type": "update", "by": pending.events[0][0], "events": [t for _, t in pending.events], "state": view}
-    text = json.dumps(frame, separators=(",", ":"))
-    return f"{head} {text}" if len(head) + len(text) < MAX_PAYLOAD else head
+    text = dumps(frame)
+    # The bound is in bytes (PostgreSQL's); a name with non-ASCII letters takes more bytes than characters.
+    return f"{head} {text}" if len(head) + len(text.encode()) < MAX_PAYLOAD else head
 
 
 def _group(rows: list[tuple[int, int | None, str]], after: int) -> list[tuple[int, list[str]]] | None:
