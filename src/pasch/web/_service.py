@@ -15,7 +15,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine
@@ -32,6 +32,7 @@ from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of,
 from pasch.web._hints import compute_hint
 from pasch.web._manners import STAND_IN, ActError, waiting_for
 from pasch.web._room import Room, Seat, hash_token, rotate_tokens
+from pasch.web._sweep import sweep
 from pasch.web._table import Table
 from pasch.web._table_rules import lobby_entry, stale_message
 from pasch.web._tables import TableQueue
@@ -737,61 +738,13 @@ class Service:
 
     # -- cleanup --------------------------------------------------------------------------------
     async def sweep(self, now: datetime | None = None) -> dict[str, list[str]]:
-        """Drop finished and abandoned rooms from memory; mark long-idle unfinished rooms abandoned.
-
-        Policy (docs/protocol.md, *Cleanup*): a room nobody is connected to, with no action being recorded
-        and no bot thinking, is dropped from the cache ``finished_ttl`` seconds after its last activity if
-        its game is over; an unfinished one idle for ``abandon_after`` seconds is marked ``abandoned`` in the
-        database (it leaves the lobby, is not resumed at start, refuses actions) and dropped. Nothing is
-        deleted: every log stays readable and verifiable, and a dropped room is reloaded on its next request.
-        Another process that recorded an action since the cutoff keeps the room playing (checked in the
-        database).
+        """Drop finished and abandoned rooms from memory; mark long-idle unfinished rooms abandoned
+        (:func:`pasch.web._sweep.sweep`).
 
         Returns:
             ``{"dropped": codes, "abandoned": codes}``.
         """
-        now = now or datetime.now(UTC)
-        dropped: list[str] = []
-        abandoned: list[str] = []
-        overdue: list[Room] = []  # over for token_ttl: tokens expire whoever is still watching
-        for room in self.rooms.values():
-            idle = (now - room.last_active).total_seconds()
-            if room.status != "playing" and idle >= self.token_ttl and any(x.token_hash for x in room.seats):
-                overdue.append(room)
-        if overdue:
-            await asyncio.to_thread(self.store.expire_tokens, [r.id for r in overdue])
-            for room in overdue:
-                for seat in room.seats:
-                    seat.token_hash = None
-                await self._emit(room, {"type": "tokens"})
-        for code, room in list(self.rooms.items()):
-            busy = room.watchers > 0 or room.lock.locked() or (room.bot_task is not None and not room.bot_task.done())
-            if busy:
-                continue
-            idle = (now - room.last_active).total_seconds()
-            if room.status != "playing" and idle >= self.finished_ttl:
-                dropped.append(code)
-            elif (
-                room.status == "playing"
-                and self.leader
-                and (idle >= self.abandon_after or (room.seq == 0 and idle >= self.unplayed_after))
-            ):
-                cutoff = now - timedelta(seconds=min(idle, self.abandon_after))
-                if await asyncio.to_thread(self.store.abandon, room.id, cutoff, now):
-                    room.status = "abandoned"
-                    abandoned.append(code)
-                    dropped.append(code)
-                else:
-                    room.last_active = now  # another process played it meanwhile: look again later
-        expired: list[int] = []
-        for code in dropped:
-            cached = self.rooms.get(code)
-            if cached is not None and cached.watchers == 0 and not cached.lock.locked():
-                del self.rooms[code]
-                expired.append(cached.id)
-        # A room that is over (finished or abandoned) and that everyone left: its seat tokens expire.
-        await asyncio.to_thread(self.store.expire_tokens, expired)
-        return {"dropped": dropped, "abandoned": abandoned}
+        return await sweep(self, now)
 
     # -- bots ------------------------------------------------------------------------------------
     def schedule_bots(self, room: Room) -> None:
