@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from typing import Any
 
 import pytest
 
+from pasch.engine import State, Throw, new_game
 from pasch.web import _hub
 from pasch.web._hub import Conn, Hub
 from pasch.web._json import dumps, loads
 from pasch.web._transport import DIRECT_SEND
+from pasch.web._view import ViewCache, state_view
 
 
 class FakeSocket:
@@ -143,3 +146,18 @@ def test_loads_says_whether_the_strings_are_unicode() -> None:
     assert unicode and float(value["n"]) == 1.2345678901234568e29
     with pytest.raises(ValueError):
         loads("{not json")
+
+
+@pytest.mark.parametrize("rules", ["kniffel", "yatzy", "kniffel-3"])
+def test_the_room_view_cache_gives_the_views_of_a_fresh_draw(rules: str) -> None:
+    rng = random.Random(25)
+    state: State = new_game(rules, ["Ada", "Bob", "Cy"])
+    cache = ViewCache()
+    for seq in range(400):
+        assert state_view(state, seq, cache) == state_view(state, seq)
+        if state.is_terminal:
+            break
+        if state.is_chance_node:
+            state = state.apply(Throw(tuple(sorted(rng.randint(1, 6) for _ in range(state.pending)))))
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))

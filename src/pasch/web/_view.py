@@ -19,14 +19,15 @@ class ViewCache:
     Columns are immutable and a new state shares the columns an action did not touch, so the layout of a
     column seen before is the same object (:class:`pasch.app.LayoutCache`) and so is its JSON: only the
     written column is recomputed per action. The cached dicts are shared between frames and must not be
-    modified.
+    modified. ``actions`` holds the text of each box's score action (a room's rule set never changes).
     """
 
-    __slots__ = ("columns", "layouts")
+    __slots__ = ("actions", "columns", "layouts")
 
     def __init__(self) -> None:
         self.layouts = LayoutCache()
         self.columns: dict[tuple[int, int], tuple[ColumnLayout, dict[str, Any]]] = {}
+        self.actions: dict[tuple[int, int], str] = {}
 
 
 def rules_info(rules: Any) -> dict[str, Any]:
@@ -93,10 +94,13 @@ def _sheet_view(state: GameState, cache: ViewCache | None) -> tuple[dict[str, An
             if cache is not None:
                 cache.columns[key] = (col, view)
         sheets[col.player].append(view)
-    options = [
-        {"column": c, "box": i, "points": o.total, "action": str(state.score_action(c, i))}
-        for (c, i), o in layout.options.items()
-    ]
+    texts = cache.actions if cache is not None else {}
+    options = []
+    for (c, i), o in layout.options.items():
+        text = texts.get((c, i))
+        if text is None:
+            text = texts[(c, i)] = str(state.score_action(c, i))
+        options.append({"column": c, "box": i, "points": o.total, "action": text})
     legal = state.legal_actions()
     return {
         "sheets": sheets,
