@@ -7,6 +7,7 @@ fixture; the clients of one room are spread over them.
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import time
 from datetime import UTC, datetime, timedelta
@@ -20,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 
 from pasch.storage import EventRow, GameRow, SeatRow, make_engine, migrate
 from pasch.web._lease import Lease
-from pasch.web._relay import Relay
+from pasch.web._relay import Relay, notice
 from pasch.web._service import ActError, Room, Service
 
 from ._support import WAIT, Client, Postgres, Server, choose, play
@@ -319,6 +320,57 @@ def test_a_stale_process_catches_up_from_the_log_on_conflict(postgres: Postgres)
             select(EventRow.action).join(GameRow).where(GameRow.code == codes[0]).order_by(EventRow.seq)
         ).all()
     assert len(rows) == 5
+    engine.dispose()
+
+
+@pytest.mark.slow
+def test_commits_announced_with_their_frames_are_caught_up_without_reading_the_log(postgres: Postgres) -> None:
+    """Another process's commit comes with its update frame in the NOTIFY: the watching process applies those
+    events (checking its own throws against them) and sends that text, without a read of the log; a commit
+    announced without its frame is read from the log."""
+    engine = make_engine(postgres.url)
+    migrate(engine)
+    sent: list[dict[str, Any] | str] = []
+    reads: list[list[tuple[int, int]]] = []
+
+    async def scenario() -> None:
+        fresh, stale = Service(engine, bot_delay=0), Service(engine, bot_delay=0)
+        relay = Relay(stale, lambda _room, msg: sent.append(msg))
+        real_read = relay._read
+
+        async def counted(pairs: list[tuple[int, int]]) -> dict[int, list[tuple[int, int | None, str]]]:
+            reads.append(pairs)
+            return await real_read(pairs)
+
+        relay._read = counted  # type: ignore[method-assign]
+        relay.start()
+        fresh.notice = notice  # the committing process announces each commit with its frame
+        try:
+            deadline = time.monotonic() + WAIT
+            while not relay.connected and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            room, _ = await fresh.create_room("kniffel", [("Ada", "human"), ("Bob", "human")])
+            (await stale.get_room(room.code)).watchers = 1
+            await fresh.act(room.code, 0, "roll")
+            await fresh.act(room.code, 0, "score chance")
+            while stale.rooms[room.code].seq < 3 and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            assert stale.rooms[room.code].seq == 3 and reads == []
+            texts = [json.loads(m) for m in sent if isinstance(m, str)]
+            assert [m["events"] for m in texts] == [fresh.rooms[room.code].actions[:2], ["score chance"]]
+            fresh.notice = lambda r, p, v: notice(r, p, v).split(" {", 1)[0]  # announced without its frame
+            await fresh.act(room.code, 1, "roll")
+            while stale.rooms[room.code].seq < 5 and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            assert len(reads) == 1 and stale.rooms[room.code].actions == fresh.rooms[room.code].actions
+            await stale.act(room.code, 1, "score chance")  # the caught-up game goes on
+            assert fresh.reload(room.code).actions == stale.rooms[room.code].actions
+        finally:
+            await relay.stop()
+            fresh.close()
+            stale.close()
+
+    asyncio.run(scenario())
     engine.dispose()
 
 

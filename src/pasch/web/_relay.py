@@ -36,7 +36,7 @@ from sqlalchemy import Engine
 
 from pasch.app import Pending
 from pasch.storage import EVENTS_AFTER, LISTEN
-from pasch.web._json import dumps
+from pasch.web._json import dumps, loads
 from pasch.web._manners import CHAT_KEEP, PRESENCE_TTL, STAND_IN
 from pasch.web._service import Room, Service
 from pasch.web._view import state_view
@@ -126,6 +126,9 @@ class Relay:
         """Notifications received so far."""
         self._wanted: dict[str, int] = {}
         self._frames: dict[tuple[str, int], str] = {}
+        self._logged: dict[tuple[str, int], tuple[int, list[tuple[int, int | None, str]]]] = {}
+        """(room, first seq) -> (last seq, the logged rows) of each commit another process announced with its
+        frame: a room caught up by a chain of them needs no read of the log."""
         self._claims: dict[str, tuple[bool, ...]] = {}
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -206,6 +209,8 @@ class Relay:
                 if len(self._frames) >= MAX_FRAMES:
                     self._frames.clear()
                 self._frames[(parts[0], int(parts[1]))] = parts[3]
+                if watched.seq < int(parts[1]):  # another process's commit: its events are in the frame
+                    self._note_rows(parts[0], int(parts[1]), parts[3])
             self._on_events(parts[0], int(parts[1]), parts[2] == "1")
         elif kind == "m":
             token, _, rest = rest.partition(" ")
@@ -213,6 +218,37 @@ class Relay:
             if token != self.token:
                 with contextlib.suppress(ValueError):
                     self._on_message(code, json.loads(body), token)
+
+    def _note_rows(self, code: str, seq: int, frame: str) -> None:
+        """Keep the log rows an ``update`` frame of a commit ending at ``seq`` stands for (its ``by`` acted,
+        the events after the first are the server's throws), for :meth:`_known_rows`."""
+        try:
+            message, _ = loads(frame)
+            texts = [str(t) for t in message["events"]]
+            by = message["by"]
+            if not texts or not isinstance(by, int) or isinstance(by, bool):
+                return
+        except (ValueError, RecursionError, TypeError, KeyError):
+            return
+        first = seq - len(texts) + 1
+        if len(self._logged) >= MAX_FRAMES:
+            self._logged.clear()
+        rows: list[tuple[int, int | None, str]] = [(first, by, texts[0])]
+        rows += [(first + k, None, t) for k, t in enumerate(texts[1:], 1)]
+        self._logged[(code, first)] = (seq, rows)
+
+    def _known_rows(self, room: Room, seq: int) -> list[tuple[int, int | None, str]] | None:
+        """The log rows after the room's ``seq`` up to ``seq`` when the notifications carried all of them
+        (None: read the log)."""
+        rows: list[tuple[int, int | None, str]] = []
+        at = room.seq
+        while at < seq:
+            known = self._logged.pop((room.code, at + 1), None)
+            if known is None:
+                return None
+            at, more = known
+            rows += more
+        return rows
 
     def _on_events(self, code: str, seq: int, bot: bool) -> None:
         svc = self.service
@@ -347,6 +383,18 @@ class Relay:
                         svc.schedule_bots(room)
                 continue
             rooms.append(room)
+        # Rooms whose missed commits all came with their frames are caught up from those (the same rows, as
+        # PostgreSQL notifies only what a transaction committed); the others read the log.
+        known = {r.id: got for r in rooms if (got := self._known_rows(r, wanted[r.code])) is not None}
+        if known:
+            for room in rooms:
+                if room.id in known:
+                    async with room.lock:
+                        if svc.rooms.get(room.code) is room:
+                            await self._apply(room, known[room.id])
+                    if svc.leader:
+                        svc.schedule_bots(room)
+            rooms = [r for r in rooms if r.id not in known]
         for start in range(0, len(rooms), CHUNK):
             chunk = rooms[start : start + CHUNK]
             rows = await self._read([(r.id, r.seq) for r in chunk])
