@@ -13,7 +13,7 @@ import pytest
 import pasch.bots._sheetvalue as sv
 from pasch.bots import MultiColumnBot
 from pasch.bots._sheetvalue import SheetModel, feature_names, read_model, save_model
-from pasch.engine import ColumnSheet, Game, GameState, PlayerSheet, Roll, Throw
+from pasch.engine import ColumnSheet, Game, GameState, PlayerSheet, Roll, Score, Throw
 from pasch.errors import ModelFileError
 from pasch.rules import Order, get
 from pasch.solver import Solver
@@ -188,3 +188,28 @@ def test_learned_play_is_legal() -> None:
         assert action in game.state.legal_actions()
         game.act(action)
     assert bot.fallbacks == 0
+
+
+def test_turn_end_values_are_the_models_value_of_the_sheet_after_the_entry() -> None:
+    """What the learned bot decides by is the model: an entry's value differs from the plain bot's by exactly
+    the correction of the sheet after that entry (the engine's sheet, so no upper total or box is mixed up)."""
+    rules = get("kniffel-3")
+    model = _model("kniffel-3", 1)
+    learned, plain = MultiColumnBot(model=model), MultiColumnBot(learned=False)
+    rng = np.random.default_rng(3)
+    game = Game("kniffel-3", ["p"], rng=rng)
+    checked = 0
+    while not game.state.is_terminal and checked < 150:
+        state = game.state
+        assert isinstance(state, GameState)
+        if state.dice is not None and not state.is_chance_node and state.throws_left == 0:
+            want = dict(plain.rank(state))
+            for action, v in learned.rank(state):
+                if isinstance(action, Score) and v is not None:
+                    after = state.apply(action)
+                    cols = tuple(c.scores for c in after.sheets[0].columns)
+                    assert v - (want[action] or 0.0) == pytest.approx(model.value(cols), abs=1e-6)
+                    checked += 1
+        game.act(plain.choose(state, rng))
+    assert checked >= 100
+    assert rules.n_columns == 3

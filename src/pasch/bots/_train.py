@@ -64,6 +64,7 @@ class TrainResult:
 
     weights: F64
     curve: list[Generation] = field(default_factory=list)
+    fitted: list[F64] = field(default_factory=list)  # w_{g+1}, fitted on generation g's games
 
 
 # -- one game ---------------------------------------------------------------------------------------
@@ -275,6 +276,7 @@ def train(
             time.perf_counter() - start,
         )
         result.curve.append(row)
+        result.fitted.append(w_new)
         if progress is not None:
             progress(row)
         w = w_new

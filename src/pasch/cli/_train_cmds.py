@@ -83,6 +83,7 @@ def train_cmd(
             "generations": generations,
             "ridge": ridge,
             "curve": [r.__dict__ for r in result.curve],
+            "fitted": [[round(float(x), 6) for x in w] for w in result.fitted],
         }
         checksum = save_model(SheetModel(rules, result.weights, meta), out)
         curve_csv.parent.mkdir(parents=True, exist_ok=True)
