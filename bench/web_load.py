@@ -358,6 +358,7 @@ def main() -> None:
     ap.add_argument("--servers", type=int, default=1, help="server processes on the one database (PostgreSQL if >1)")
     ap.add_argument("--pg", action="store_true", help="start a throw-away PostgreSQL for the run (initdb, pg_ctl)")
     ap.add_argument("--url", default=None, help="an already running server, e.g. http://127.0.0.1:8000")
+    ap.add_argument("--pid", type=int, default=None, help="with --url: the server's process id (its CPU is counted)")
     ap.add_argument("--no-compression", action="store_true", help="do not offer permessage-deflate")
     args = ap.parse_args()
     if not 2 <= args.seats <= 8:
@@ -385,7 +386,7 @@ def main() -> None:
     pg_pid = pg.pid() if pg else None
 
     def cpu() -> tuple[float, float, float]:
-        server = sum(_cpu_of(p.pid) for p in servers) if servers else float("nan")
+        server = sum(_cpu_of(p.pid) for p in servers) if servers else _cpu_of(args.pid or 0)
         return server, _pg_cpu(pg_pid), _client_cpu()
 
     try:
