@@ -136,10 +136,9 @@ def test_end_of_game_summary_review_and_moves(server: Server) -> None:
     c.close()
 
 
-def test_multi_column_and_knaster_end_without_review(server: Server) -> None:
-    created = server.create(
-        [{"name": "Ada", "kind": "bot:greedy"}, {"name": "Bob", "kind": "bot:greedy"}], rules="jetsi"
-    )
+@pytest.mark.parametrize("rules", ["jetsi", "knaster"])
+def test_multi_column_end_with_an_estimated_review_and_knaster_without(server: Server, rules: str) -> None:
+    created = server.create([{"name": "Ada", "kind": "bot:greedy"}, {"name": "Bob", "kind": "bot:greedy"}], rules=rules)
     code = created["code"]
     c = Client(server, code)
     deadline_state = c.state
@@ -147,9 +146,17 @@ def test_multi_column_and_knaster_end_without_review(server: Server) -> None:
         c.recv(timeout=60)
         deadline_state = c.state
     status, rep = server.request("GET", f"/api/rooms/{code}/summary")
-    assert status == 200 and rep["review"] is None and not rep["solo"]
+    assert status == 200 and not rep["solo"]
     assert rep["winners"] == [p["name"] for p in rep["players"] if p["rank"] == 1]
     assert [p["rank"] for p in rep["players"]] == sorted(p["rank"] for p in rep["players"])
+    if rules == "knaster":
+        assert rep["review"] is None
+    else:  # against the bot's estimate, labelled so, with no luck figure (only final dice are judged)
+        review = rep["review"]
+        assert review["estimated"] is True
+        assert [p["name"] for p in review["players"]] == ["Ada", "Bob"]
+        assert all(p["luck"] is None and p["lost"] >= 0 for p in review["players"])
+        assert len(review["decisions"]) == sum(p["decisions"] for p in review["players"]) > 0
     c.close()
 
 

@@ -40,6 +40,7 @@ def _review_view(rev: Review) -> dict[str, Any]:
             }
         )
     return {
+        "estimated": rev.estimated,
         "expected_start": round(rev.expected_start, 2),
         "players": players,
         "decisions": [
@@ -95,7 +96,9 @@ def end_report(log: GameLog, state: State, history: Iterable[PlayerStats] = ()) 
     ]
     # No percentile: the page does not show it, and its exact score distribution is far more CPU than the
     # review (the first game of a rule set waited for it; issue 25).
-    rev = review(log, percentile=False) if summary.finished and reviewable(state.rules) else None
+    # Multi-column games get the review against the strongest bot's estimate (``estimated``: not exact; the page
+    # labels it so); Knaster has none.
+    rev = review(log, percentile=False) if summary.finished and reviewable(state.rules, estimated=True) else None
     return {
         "finished": summary.finished,
         "solo": summary.solo,
