@@ -162,3 +162,29 @@ def test_a_tight_end_swaps_the_table_and_the_sheet() -> None:
         assert not screen.query_one("#sheet").display
 
     drive(app, body, size=(80, 24))
+
+
+def test_a_multi_column_game_is_reviewed_against_the_bots_estimate() -> None:
+    """Jetsi has no exact table: the end still offers the review, against the strongest bot's estimate, and says
+    it is not exact (no luck column)."""
+    session = Session.new("jetsi", parse_seats("Ada"), seed=11)
+    while not session.match.finished:
+        session.throw()
+        session.act(next(a for a in session.match.state.legal_actions() if isinstance(a, Score)))
+    app = PaschApp(session=session, bot_delay=0, save=False)
+
+    async def body(app: PaschApp, pilot: Any) -> None:
+        screen = app.screen
+        assert isinstance(screen, SheetGameScreen)
+        await settle(app, pilot)
+        expected = review(session.match.log, percentile=False)
+        assert expected.estimated
+        assert screen.review is not None and screen.review.estimated and screen.review.lost == expected.lost
+        await pilot.press("v")
+        assert isinstance(app.screen, ReviewScreen)
+        text = str(app.screen.query_one("#review-text").render())
+        assert "Your play vs the strongest bot's estimate (not exact):" in text
+        assert "total = expected − lost + luck" not in text
+        assert sum(1 for ln in text.splitlines() if ln.startswith("turn ")) == len(expected.decisions)
+
+    drive(app, body)

@@ -143,7 +143,7 @@ class GameScreen(Screen[None]):
         if self.summary is None:
             match = self.session.match
             history = self.app.history(match.rules.id, match.game_id)
-            if reviewable(match.rules):
+            if reviewable(match.rules, estimated=True):  # multi-column games: against the bot's estimate
                 self.review_note = _("Reviewing your play…")
                 self.review_game()
             self.summary = game_summary(match.state, history)

@@ -76,7 +76,10 @@ def summary_lines(summary: GameSummary) -> list[str]:
 def review_lines(review: Review, seats: list[int] | None = None) -> list[str]:
     """Each player's play against optimal, one line per player: expected points lost, luck, and the share of
     best decisions (a table: it fits the end screen's column at 80x24)."""
-    lines = [_("Your play vs optimal (expected points):")]
+    if review.estimated:
+        lines = [_("Your play vs the strongest bot's estimate (not exact):")]
+    else:
+        lines = [_("Your play vs optimal (expected points):")]
     players = seats if seats is not None else list(range(len(review.players)))
     name_w = max(6, *(len(short_name(review.players[p], 14)) for p in players))
     cols = [_("lost"), _("luck"), _("best")]
@@ -91,11 +94,14 @@ def review_lines(review: Review, seats: list[int] | None = None) -> list[str]:
         ]
         name = short_name(review.players[p], 14)
         lines.append(f"  {name:<{name_w}} " + " ".join(f"{v:>{w}}" for v, w in zip(vals, widths, strict=True)))
-    lines.append(
-        _(
-            "Optimal play expects {start:.1f}; total = expected − lost + luck; best: the share of best decisions."
-        ).format(start=review.expected_start)
-    )
+    if review.estimated:
+        note = _(
+            "The bot estimates {start:.1f} from the start; lost: against its best option by its own estimate; "
+            "best: the share of best decisions."
+        )
+    else:
+        note = _("Optimal play expects {start:.1f}; total = expected − lost + luck; best: the share of best decisions.")
+    lines.append(note.format(start=review.expected_start))
     return lines
 
 
