@@ -40,6 +40,9 @@ def train_cmd(
         typer.Option("--ray", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS (needs pasch[train])."),
     ] = None,
     ridge: Annotated[float, typer.Option("--ridge", min=0.0, help="Ridge penalty per row.")] = 1e-4,
+    scale: Annotated[
+        float, typer.Option("--scale", min=0.0, max=1.0, help="Damping: play and keep scale x each fit.")
+    ] = 1.0,
 ) -> None:
     """Learn a multi-column game's whole-sheet correction by fitted value iteration on self-play.
 
@@ -74,7 +77,7 @@ def train_cmd(
                 markup=False,
             )
 
-        result = train(rules, games, generations, seed, runner, ridge=ridge, progress=progress)
+        result = train(rules, games, generations, seed, runner, ridge=ridge, scale=scale, progress=progress)
         command = "pasch train " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["train"] else sys.argv[1:])
         meta = {
             "command": command,
@@ -82,6 +85,7 @@ def train_cmd(
             "games": games,
             "generations": generations,
             "ridge": ridge,
+            "scale": scale,
             "curve": [r.__dict__ for r in result.curve],
             "fitted": [[round(float(x), 6) for x in w] for w in result.fitted],
         }
