@@ -22,6 +22,7 @@ Both intervals lie above 50.5 %; neither rate reaches 52 %.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -61,6 +62,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200_000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--latency-samples", type=int, default=0)
+    ap.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        default=[2],
+        help="table sizes: bot:win in one seat, bot:optimal in the others",
+    )
     args = ap.parse_args()
     rows = []
     for rid in args.rules:
@@ -71,24 +79,31 @@ def main() -> None:
         surv = survival_table(solver)
         load_s = time.perf_counter() - t
         built_s = target.build_seconds + surv.build_seconds
-        start = time.perf_counter()
-        got = duel(rules, ("win", "optimal"), args.games, seed=args.seed)
-        seconds = time.perf_counter() - start
-        side = got.sides[0]
-        ok = side.win_rate >= 0.52 and side.ci95[0] > 0.505
-        verdict = "both met" if ok else ("CI only" if side.ci95[0] > 0.505 else "MISSED")
-        lat = latency(rid, args.latency_samples, args.seed) if args.latency_samples > 0 else None
-        rows.append(
-            (rid, load_s, built_s, got.games, side.wins, got.ties, side.win_rate, side.ci95, seconds, verdict, lat)
-        )
-        print(f"{rid}: done in {seconds:.1f} s", flush=True)
+        for players in args.players:
+            start = time.perf_counter()
+            got = duel(rules, ("win", "optimal"), args.games, seed=args.seed, players=players)
+            seconds = time.perf_counter() - start
+            side = got.sides[0]
+            fair = 1 / players
+            target = 0.52 if players == 2 else fair
+            ok = side.win_rate >= target and side.ci95[0] > fair + 0.005
+            verdict = "both met" if ok else ("CI only" if side.ci95[0] > fair + 0.005 else "MISSED")
+            if players > 2:
+                verdict = f"fair share {100 * fair:.2f} %: " + ("above" if side.ci95[0] > fair else "not above")
+            lat = latency(rid, args.latency_samples, args.seed) if args.latency_samples > 0 else None
+            rows.append(
+                (rid, players, load_s, built_s, got.games, side.wins, got.ties, side.win_rate, side.ci95, seconds,
+                 verdict, lat)
+            )  # fmt: skip
+            print(f"{rid} ({players} players): done in {seconds:.1f} s", flush=True)
+    print(f"seed {args.seed}; load average {os.getloadavg()[0]:.1f} at the end")
     print(
-        f"{'rules':9} {'tables s':>8} {'built s':>8} {'games':>7} {'wins':>7} {'ties':>5} {'win rate':>9} "
-        f"{'95% CI':>17} {'seconds':>8} {'games/s':>8}  verdict (>= 52 %, CI > 50.5 %)"
+        f"{'rules':9} {'pl':>2} {'tables s':>8} {'built s':>8} {'games':>7} {'wins':>7} {'ties':>5} {'win rate':>9} "
+        f"{'95% CI':>17} {'seconds':>8} {'games/s':>8}  verdict (2 players: >= 52 %, CI > 50.5 %)"
     )
-    for rid, load_s, built_s, games, wins, ties, rate, ci, seconds, verdict, lat in rows:
+    for rid, players, load_s, built_s, games, wins, ties, rate, ci, seconds, verdict, lat in rows:
         print(
-            f"{rid:9} {load_s:8.1f} {built_s:8.1f} {games:7d} {wins:7d} {ties:5d} {100 * rate:8.2f}% "
+            f"{rid:9} {players:2d} {load_s:8.1f} {built_s:8.1f} {games:7d} {wins:7d} {ties:5d} {100 * rate:8.2f}% "
             f"[{100 * ci[0]:6.2f}, {100 * ci[1]:6.2f}]% {seconds:8.1f} {games / seconds:8.0f}  {verdict}"
         )
         if lat is not None:

@@ -98,7 +98,7 @@ def test_duel_cli_json_contract() -> None:
                                  "--json"])  # fmt: skip
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"rules", "games", "seed", "ties", "bots"}
+    assert set(data) == {"rules", "games", "seed", "players", "ties", "bots"} and data["players"] == 2
     assert [b["bot"] for b in data["bots"]] == ["win", "optimal"]
     for b in data["bots"]:
         assert set(b) == {"bot", "wins", "win_rate", "ci95"} and len(b["ci95"]) == 2
@@ -106,6 +106,34 @@ def test_duel_cli_json_contract() -> None:
     assert bad.exit_code == 2
     bad = runner.invoke(app, ["duel", "--rules", RULES, "--bots", "win,nobody"])
     assert bad.exit_code == 2
+    bad = runner.invoke(app, ["duel", "--rules", RULES, "--players", "9"])
+    assert bad.exit_code == 2
+    three = runner.invoke(app, ["duel", "--rules", RULES, "--games", "6", "--players", "3", "--seed", "3"])
+    assert three.exit_code == 0, three.output
+    assert "3 players (optimal in 2 seats)" in three.stdout
+
+
+def test_duel_at_a_table_of_three_and_four() -> None:
+    """One win seat against the best of 2 or 3 optimal seats: the kernel's games, shares of first place."""
+    from pasch.solver import duel_win_optimal, shared_solver
+
+    for players in (3, 4):
+        totals = duel_win_optimal(shared_solver(RULES), 40, seed=2, players=players)
+        got = duel(get(RULES), ("win", "optimal"), 40, seed=2, players=players)
+        assert got.players == players
+        best = totals.max(axis=1)
+        on_top = totals == best[:, None]
+        share = float((on_top[:, 0] / on_top.sum(axis=1)).sum())
+        assert got.sides[0].win_rate == pytest.approx(share / 40)
+        assert got.sides[0].wins == int((on_top[:, 0] & (on_top.sum(axis=1) == 1)).sum())
+        assert got.sides[0].win_rate + got.sides[1].win_rate == pytest.approx(1.0)
+        assert got.ties == int((on_top.sum(axis=1) > 1).sum())
+    # other pairs play through the engine, the first bot moving round the table
+    slow = duel(get(RULES), ("greedy", "optimal"), 3, seed=1, players=3)
+    assert slow.players == 3 and slow.sides[0].win_rate + slow.sides[1].win_rate == pytest.approx(1.0)
+    assert slow.sides[0].wins + slow.sides[1].wins <= 3 <= slow.sides[0].wins + slow.sides[1].wins + slow.ties
+    with pytest.raises(ValueError, match="2 to 8"):
+        duel(get(RULES), ("win", "optimal"), 3, seed=1, players=1)
 
 
 def test_review_states_the_percentile_and_win_probabilities() -> None:

@@ -555,9 +555,15 @@ def duel_cmd(
     bots: Annotated[str, typer.Option("--bots", help="Two bots, e.g. win,optimal.")] = "win,optimal",
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice.")] = 0,
+    players: Annotated[
+        int,
+        typer.Option(
+            "--players", min=2, max=8, help="Players at the table: the first bot in one seat, the second in the rest."
+        ),
+    ] = 2,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
-    """Seeded two-player games between two bots (seats alternate): win rates, ties and 95 % Wilson intervals."""
+    """Seeded games between two bots (seats rotate): win rates, ties and 95 % Wilson intervals."""
     with guard(), _compile_notice():
         from pasch.app import duel
 
@@ -568,13 +574,14 @@ def duel_cmd(
         if "win" in names:  # its two tables, before their build starts
             _announce_win_tables(rules)
         try:
-            result = duel(rules, (names[0], names[1]), games, seed)
+            result = duel(rules, (names[0], names[1]), games, seed, players=players)
         except ValueError as exc:
             raise InvalidActionError(f"--bots {bots!r}: {exc}") from None
         data = {
             "rules": result.rules,
             "games": result.games,
             "seed": result.seed,
+            "players": result.players,
             "ties": result.ties,
             "bots": [
                 {"bot": s.bot, "wins": s.wins, "win_rate": s.win_rate, "ci95": [s.ci95[0], s.ci95[1]]}
@@ -585,7 +592,8 @@ def duel_cmd(
             print_json(data)
             return
         out = console()
-        out.print(f"{rules.id}: {games} games (seed {seed}), {result.ties} ties", highlight=False)
+        table = "" if players == 2 else f", {players} players ({names[1]} in {players - 1} seats)"
+        out.print(f"{rules.id}: {games} games (seed {seed}){table}, {result.ties} ties", highlight=False)
         for s in result.sides:
             out.print(
                 f"{s.bot}: {s.wins} wins, win rate {100 * s.win_rate:.2f} % "

@@ -1,9 +1,9 @@
 # ruff: noqa: N803, N806  (V, X, A, T: the names of the tables in the other kernels)
 # mypy: allow-untyped-defs
-"""Two-player duels in one kernel: ``bot:win`` against ``bot:optimal``, many seeded games per call.
+"""Duels in one kernel: ``bot:win`` against one to seven ``bot:optimal`` seats, many seeded games per call.
 
-Private. Seat 0 plays the win rule of ``_kwin`` (at each of its turns the opponent's final-score law
-from the survival table, then :func:`~pasch.solver._kwin._win_turn`), seat 1 the expected-score
+Private. Seat 0 plays the win rule of ``_kwin`` (at each of its turns the law of the best opponent's
+final score from the survival table, then :func:`~pasch.solver._kwin._win_turn`), the other seats the expected-score
 optimal policy (the one-lane turn of ``_kone._situation`` and ``_kparts._decide``, the decisions of
 :meth:`Solver.best`). Like the simulation kernel it releases the GIL and each call of a thread takes
 every ``n_threads``-th game; game ``g`` throws from its own splitmix64 stream, so the results do not
@@ -33,11 +33,38 @@ def _game_stream(seed, game):
     return r0
 
 
+@njit(cache=True, inline="always")
+def _opponents(masks, flags, us, scores, ssidx, rows, offs):
+    """The other seats' rows of the survival table and totals (into ``rows``, ``offs``); returns their best total.
+
+    Args:
+        masks: every seat's filled-box mask (seat 0: the win seat).
+        flags: every seat's all-alike flag.
+        us: every seat's capped upper total.
+        scores: every seat's total.
+        ssidx: the row of each state in the survival table.
+        rows: output, seats 1 .. n - 1.
+        offs: output, seats 1 .. n - 1.
+    """
+    best = scores[1]
+    for q in range(1, masks.shape[0]):
+        rows[q - 1] = ssidx[masks[q], flags[q], us[q]]
+        offs[q - 1] = scores[q]
+        if scores[q] > best:
+            best = scores[q]
+    return best
+
+
 @njit(cache=True, nogil=True)
 def _duel_games(
     V, T, theta, tscale, tsidx, surv, sscale, ssidx, T64, g0, n_games, seed, win_even, out, trace, th, n_threads
 ):
-    """Play games ``th, th + n_threads, ...`` of a duel; ``out[g] = (win seat's total, optimal seat's total)``.
+    """Play games ``th, th + n_threads, ...`` of a table; ``out[g, p]``: seat ``p``'s final total.
+
+    Seat 0 plays the win rule against the law of the best of the other seats' final scores; seats 1 ..
+    ``out.shape[1] - 1`` play the expected-score optimal policy. Play goes round the seats in order from
+    the first player of the game, ``(g0 + game + 1 - win_even) % players``: with two players the win seat
+    starts the even games (``win_even``) or the odd ones, and with more every seat starts in turn.
 
     Args:
         V: the value table (expected further scores).
@@ -54,9 +81,9 @@ def _duel_games(
         n_games: games in this call; game ``game`` of the call is game ``g0 + game`` of the duel.
         seed: the duel's seed.
         win_even: 1 when the win seat starts the even games, 0 when it starts the odd ones.
-        out: output ``[game, seat]`` final totals.
+        out: output ``[game, seat]`` final totals (its columns: the players).
         trace: output ``[game, turn, k]`` for the first ``trace.shape[0]`` games: per turn of the game
-            (both players' turns in play order) the throw indices (``k < stages + 1``), the keeps
+            (every player's turns in play order) the throw indices (``k < stages + 1``), the keeps
             (``stages + 1 <= k < 2 * stages + 2``) and the box (last); -1 where none.
         th: this call's share.
         n_threads: calls sharing the games.
@@ -76,32 +103,51 @@ def _duel_games(
     width = surv.shape[1]
     w = np.empty(width, np.float64)
     cum = np.empty(width + 1, np.float64)
-    rows1 = np.empty(1, np.int64)
-    offs1 = np.empty(1, np.int64)
-    masks = np.zeros(2, np.int64)
-    flags = np.zeros(2, np.int64)
-    us = np.zeros(2, np.int64)
-    scores = np.zeros(2, np.int64)
+    n_players = out.shape[1]
+    rows = np.empty(n_players - 1, np.int64)
+    offs = np.empty(n_players - 1, np.int64)
+    masks = np.zeros(n_players, np.int64)
+    flags = np.zeros(n_players, np.int64)
+    us = np.zeros(n_players, np.int64)
+    scores = np.zeros(n_players, np.int64)
     counts = np.empty(faces, np.int64)
     n_trace = trace.shape[0]
     for game in range(th, n_games, n_threads):
         rng = _game_stream(seed, g0 + game)
-        for p in range(2):
+        for p in range(n_players):
             masks[p] = 0
             flags[p] = 0
             us[p] = 0
             scores[p] = 0
-        first = 0 if ((g0 + game) % 2 == 0) == (win_even == 1) else 1
-        for turn_no in range(2 * n):
-            p = first if turn_no % 2 == 0 else 1 - first
+        first = (g0 + game + 1 - win_even) % n_players
+        for turn_no in range(n_players * n):
+            p = (first + turn_no) % n_players
             mask = masks[p]
             flag = flags[p]
             u = us[p]
             if p == 0:
-                rows1[0] = ssidx[masks[1], flags[1], us[1]]
-                offs1[0] = scores[1]
-                _opp_weights(surv, sscale, rows1, offs1, scores[1], w, cum)
-                _win_turn(theta, tscale, tsidx, mask, flag, u, scores[0], w, cum, scores[1], stages, T64, W)
+                best = _opponents(masks, flags, us, scores, ssidx, rows, offs)
+                _opp_weights(surv, sscale, rows, offs, best, w, cum)
+                left = n - 1 - turn_no // n_players
+                _win_turn(
+                    theta,
+                    tscale,
+                    tsidx,
+                    surv,
+                    sscale,
+                    ssidx,
+                    mask,
+                    flag,
+                    u,
+                    scores[0],
+                    w,
+                    cum,
+                    best,
+                    stages,
+                    T64,
+                    W,
+                    left,
+                )
             else:
                 _situation(V, mask, flag, u, stages, T, X, stop, A, M, Sv, save, base, legal, nlegal, ctxg)
             for f in range(faces):
@@ -148,8 +194,8 @@ def _duel_games(
             if mode > 0:
                 flags[p] = mode - 1
             masks[p] = mask | (1 << box)
-        out[game, 0] = scores[0]
-        out[game, 1] = scores[1]
+        for p in range(n_players):
+            out[game, p] = scores[p]
 
 
 @njit(cache=True)
@@ -166,11 +212,11 @@ def _duel_decide(V, T, theta, tscale, tsidx, surv, sscale, ssidx, T64, seat, mas
         sscale: what one unit of ``surv`` is worth.
         ssidx: the row of each state in ``surv``.
         T64: the rule set's tables in float64.
-        seat: 0 the win rule, 1 the optimal policy.
-        masks: both seats' filled-box masks (seat 0 = the win seat).
-        flags: both seats' all-alike flags.
-        us: both seats' capped upper totals.
-        totals: both seats' totals.
+        seat: 0 the win rule, any other the optimal policy.
+        masks: every seat's filled-box mask (seat 0 = the win seat).
+        flags: every seat's all-alike flag.
+        us: every seat's capped upper total.
+        totals: every seat's total.
         roll: the throw on the table.
         t: rolls left.
         sharp: whether the throw is sharp.
@@ -186,12 +232,17 @@ def _duel_decide(V, T, theta, tscale, tsidx, surv, sscale, ssidx, T64, seat, mas
         width = surv.shape[1]
         w = np.empty(width, np.float64)
         cum = np.empty(width + 1, np.float64)
-        rows1 = np.empty(1, np.int64)
-        offs1 = np.empty(1, np.int64)
-        rows1[0] = ssidx[masks[1], flags[1], us[1]]
-        offs1[0] = totals[1]
-        _opp_weights(surv, sscale, rows1, offs1, totals[1], w, cum)
-        _win_turn(theta, tscale, tsidx, mask, flag, u, totals[0], w, cum, totals[1], stages, T64, W)
+        rows = np.empty(masks.shape[0] - 1, np.int64)
+        offs = np.empty(masks.shape[0] - 1, np.int64)
+        best = _opponents(masks, flags, us, totals, ssidx, rows, offs)
+        _opp_weights(surv, sscale, rows, offs, best, w, cum)
+        left = 0
+        for i in range(n):
+            if not (mask >> i) & 1:
+                left += 1
+        _win_turn(
+            theta, tscale, tsidx, surv, sscale, ssidx, mask, flag, u, totals[0], w, cum, best, stages, T64, W, left - 1
+        )
         box, keep, _v, _c = _win_decide(mask, u, roll, t, s, T64, W)
         return box, keep
     X, stop, A, M, Sv, save, base, legal, nlegal, ctxg = _scratch(V, stages, T)

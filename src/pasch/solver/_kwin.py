@@ -97,14 +97,70 @@ def _next_state(mask, flag, u, row, T):
     return nm, nf, min(u + T.row_up[row], T.thr)
 
 
+TIE = 0.5
+"""What a shared first place is worth to the win rule: half a win (a duel's and ``pasch duel``'s count)."""
+
+BLEND = 0.3
+"""How much of an entry's value comes from the survival table instead of the threshold table at the first
+turn (linearly less each turn after, none at the last): ``bench/win.py`` measured its effect."""
+
+
+@njit(cache=True, inline="always")
+def _reach_sum(src, scale, w, cum, d, shift):
+    """``sum_j w[j] * P(reaching j + shift - d more points)`` over a row ``src`` of the threshold table.
+
+    A need of 0 or less counts 1 (those ``w[j]`` are summed in ``cum``), one of the table's width or more 0.
+
+    Args:
+        src: the row of the state after the entry.
+        scale: what one unit of ``src`` is worth.
+        w: the best opponent's law.
+        cum: its running sums.
+        d: this player's total after the entry minus the score of ``w[0]``.
+        shift: 1 to finish ahead of ``base + j``, 0 to reach it.
+    """
+    n = w.shape[0]
+    sure = min(max(d - shift + 1, 0), n)
+    hi = min(n, d - shift + src.shape[0])
+    acc = 0.0
+    for j in range(sure, hi):
+        acc += w[j] * src[j + shift - d]
+    return cum[sure] + acc * scale
+
+
+@njit(cache=True, inline="always")
+def _alpha(left, n):
+    """The weight of the threshold table in an entry's value when ``left`` of ``n`` boxes stay open after it.
+
+    ``1 - BLEND * left / (n - 1)``: 1 for the last entry, ``1 - BLEND`` for the first.
+
+    Args:
+        left: boxes open after this turn.
+        n: boxes on the sheet.
+    """
+    if n <= 1 or left <= 0:
+        return 1.0
+    return 1.0 - BLEND * left / (n - 1)
+
+
 @njit(cache=True, nogil=True)
-def _win_entry(theta, scale, sidx, nm, nf, nu, mine, w, cum, base):
-    """P(finishing ahead) after an entry that leaves ``mine`` points on the sheet in state (nm, nf, nu).
+def _win_entry(theta, scale, sidx, surv, sscale, ssidx, alpha, nm, nf, nu, mine, w, cum, base):
+    """The value of an entry that leaves ``mine`` points on the sheet in state (nm, nf, nu).
+
+    ``alpha * A(theta) + (1 - alpha) * A(surv)``, where ``A(table) = (1 - TIE) * sum_j w[j] * P(reach
+    base + j + 1) + TIE * sum_j w[j] * P(reach base + j)`` reads the reach probabilities from one table:
+    finishing ahead of ``base + j`` is a win, reaching it exactly a tie worth :data:`TIE`. The threshold
+    table gives each threshold its own best play after this turn (optimistic: it plays as if it knew the
+    opponents' final score), the survival table the expected-score play (pessimistic: it never adapts).
 
     Args:
         theta: the threshold table (uint16 or float).
         scale: what one unit of ``theta`` is worth.
-        sidx: the row of each state.
+        sidx: the row of each state in ``theta``.
+        surv: the survival table (or ``theta`` again, with ``alpha`` 1).
+        sscale: what one unit of ``surv`` is worth.
+        ssidx: the row of each state in ``surv``.
+        alpha: the weight of ``theta`` (:func:`_alpha`).
         nm: filled-box mask after the entry.
         nf: all-alike flag after the entry.
         nu: capped upper total after the entry.
@@ -113,26 +169,29 @@ def _win_entry(theta, scale, sidx, nm, nf, nu, mine, w, cum, base):
         cum: its running sums.
         base: the score of ``w[0]``.
     """
+    d = mine - base  # w[j] needs base + j + 1 - mine = j + 1 - d more points to win, j - d to tie
     src = theta[sidx[nm, nf, nu]]
-    width = theta.shape[1]
-    n = w.shape[0]
-    d = mine - base  # w[j] needs base + j + 1 - mine = j + 1 - d more points
-    sure = min(max(d, 0), n)
-    acc = 0.0
-    hi = min(n, d + width - 1)
-    for j in range(sure, hi):
-        acc += w[j] * src[j + 1 - d]
-    return cum[sure] + acc * scale
+    v = (1.0 - TIE) * _reach_sum(src, scale, w, cum, d, 1) + TIE * _reach_sum(src, scale, w, cum, d, 0)
+    if alpha >= 1.0:
+        return v
+    row = surv[ssidx[nm, nf, nu]]
+    s = (1.0 - TIE) * _reach_sum(row, sscale, w, cum, d, 1) + TIE * _reach_sum(row, sscale, w, cum, d, 0)
+    return alpha * v + (1.0 - alpha) * s
 
 
 @njit(cache=True, nogil=True)
-def _wstops(theta, scale, sidx, mask, flag, u, mine, w, cum, base, legal, nlegal, ctxg, T, memo, stop):
+def _wstops(theta, scale, sidx, surv, sscale, ssidx, alpha, mask, flag, u, mine, w, cum, base, legal, nlegal, ctxg, T,
+            memo, stop):  # fmt: skip
     """``stop[s, r, 0]``: the best entry of each throw valued by :func:`_win_entry` (values kept in ``memo``).
 
     Args:
         theta: the threshold table.
         scale: what one unit of ``theta`` is worth.
         sidx: the row of each state.
+        surv: the survival table.
+        sscale: what one unit of ``surv`` is worth.
+        ssidx: the row of each state in ``surv``.
+        alpha: the weight of ``theta`` in the entries' values.
         mask: filled-box mask.
         flag: the all-alike flag.
         u: capped upper total.
@@ -163,7 +222,9 @@ def _wstops(theta, scale, sidx, mask, flag, u, mine, w, cum, base, legal, nlegal
                 v = memo[row, gain]
                 if np.isnan(v):
                     nm, nf, nu = _next_state(mask, flag, u, row, T)
-                    v = _win_entry(theta, scale, sidx, nm, nf, nu, mine + gain, w, cum, base)
+                    v = _win_entry(
+                        theta, scale, sidx, surv, sscale, ssidx, alpha, nm, nf, nu, mine + gain, w, cum, base
+                    )
                     memo[row, gain] = v
                 if v > best:
                     best = v
@@ -171,13 +232,16 @@ def _wstops(theta, scale, sidx, mask, flag, u, mine, w, cum, base, legal, nlegal
 
 
 @njit(cache=True, nogil=True)
-def _win_turn(theta, scale, sidx, mask, flag, u, mine, w, cum, base, stages, T, W):
+def _win_turn(theta, scale, sidx, surv, sscale, ssidx, mask, flag, u, mine, w, cum, base, stages, T, W, left):
     """Solve one turn of the win rule: entry values in ``W.memo``, keep values in ``W.save``.
 
     Args:
         theta: the threshold table.
         scale: what one unit of ``theta`` is worth.
         sidx: the row of each state.
+        surv: the survival table (``theta`` again for the threshold table alone).
+        sscale: what one unit of ``surv`` is worth.
+        ssidx: the row of each state in ``surv``.
         mask: filled-box mask.
         flag: the all-alike flag.
         u: capped upper total.
@@ -188,13 +252,16 @@ def _win_turn(theta, scale, sidx, mask, flag, u, mine, w, cum, base, stages, T, 
         stages: keep stages to solve (rolls left after the throw on the table).
         T: the rule set's tables (float64).
         W: scratch from :func:`_win_scratch`.
+        left: boxes open after this turn (for :func:`_alpha`); -1: the threshold table alone.
     """
     memo, stop, A, M, Sv, save, legal, nlegal, ctxg = W
     memo[:] = np.nan
     y_filled = T.y_box >= 0 and (mask >> T.y_box) & 1
     yclass = 0 if not y_filled else 1 + flag
     _legal(mask, yclass, T, legal, nlegal, ctxg)
-    _wstops(theta, scale, sidx, mask, flag, u, mine, w, cum, base, legal, nlegal, ctxg, T, memo, stop)
+    alpha = _alpha(left, T.tier.shape[2]) if left >= 0 else 1.0
+    _wstops(theta, scale, sidx, surv, sscale, ssidx, alpha, mask, flag, u, mine, w, cum, base, legal, nlegal, ctxg, T,
+            memo, stop)  # fmt: skip
     if stages > 0:
         _turn(stop, A, M, Sv, np.int64(1), np.int64(stages), T, save)
 
@@ -267,13 +334,18 @@ def _win_decide(mask, u, roll, t, s, T, W):
 
 
 @njit(cache=True)
-def _win_options(theta, scale, sidx, mask, flag, u, mine, w, cum, base, roll, rolls_left, sharp, T, box_out, keep_out):
+def _win_options(theta, scale, sidx, surv, sscale, ssidx, blend, mask, flag, u, mine, w, cum, base, roll, rolls_left,
+                 sharp, T, box_out, keep_out):  # fmt: skip
     """Every option's value under the win rule in one situation.
 
     Args:
         theta: the threshold table.
         scale: what one unit of ``theta`` is worth.
         sidx: the row of each state.
+        surv: the survival table (``theta`` again for the threshold table alone).
+        sscale: what one unit of ``surv`` is worth.
+        ssidx: the row of each state in ``surv``.
+        blend: whether to blend in ``surv`` (:func:`_alpha`); without, the threshold table alone.
         mask: filled-box mask.
         flag: the all-alike flag.
         u: capped upper total.
@@ -289,7 +361,13 @@ def _win_options(theta, scale, sidx, mask, flag, u, mine, w, cum, base, roll, ro
         keep_out: output per keep: P(win) after keeping it (NaN with no roll left).
     """
     W = _win_scratch(T)
-    _win_turn(theta, scale, sidx, mask, flag, u, mine, w, cum, base, rolls_left, T, W)
+    left = -1  # boxes open after this turn
+    for i in range(T.tier.shape[2]):
+        if not (mask >> i) & 1:
+            left += 1
+    if not blend:
+        left = -1
+    _win_turn(theta, scale, sidx, surv, sscale, ssidx, mask, flag, u, mine, w, cum, base, rolls_left, T, W, left)
     memo, _stop, _A, _M, _Sv, save, legal, nlegal, ctxg = W
     s = 1 if sharp and T.n_sharp == 2 else 0
     g = T.grp[roll]

@@ -351,6 +351,9 @@ class TargetTable:
         self.sidx = sidx
         self.scale = 1.0 / QUANT if theta.dtype == np.uint16 else 1.0
         self.build_seconds = seconds
+        self.survival: SurvivalTable | None = None
+        """The rule set's survival table, when the win rule may blend it in (:func:`pasch.solver.win_pair`
+        sets it); without it the win options read this table alone."""
 
     @property
     def width(self) -> int:
@@ -486,9 +489,12 @@ class TargetTable:
         dice in a box for ``gain`` points (bonus included) into the next state ``s'`` is worth
         ``sum_j weights[j] * P(reach base + j + 1 - (mine + gain) more points from s')``, each threshold
         under its own best play after this turn (the threshold table; a need of 0 or less counts 1, one
-        of the table's width or more 0); inside the turn the keeps are valued by the exact best policy
-        for that value (one policy for the whole turn, a one-turn lookahead). A keep's probability is
-        that expected value.
+        of the table's width or more 0), a tie (reaching ``base + j`` exactly) counting half. With
+        :attr:`survival` set (the tables of :func:`pasch.solver.win_pair`) that value is blended with the
+        same sum over the survival table (expected-score play after this turn), weighted ``1 - alpha``
+        where ``alpha = 1 - 0.3 * (boxes open after the turn) / (boxes - 1)``. Inside the turn the keeps
+        are valued by the exact best policy for that value (one policy for the whole turn, a one-turn
+        lookahead). A keep's probability is that expected value.
 
         Args:
             scores: this player's column.
@@ -514,9 +520,11 @@ class TargetTable:
         p = self.solver.prep
         boxes = np.empty(p.n_boxes, np.float64)
         keeps = np.empty(p.keep_add.shape[0], np.float64)
+        sv = self.survival
+        surv = (sv.theta, sv.scale, sv.sidx) if sv is not None else (self.theta, self.scale, self.sidx)
         _win_options(
-            self.theta, self.scale, self.sidx, key.mask, key.flag, key.upper, mine, w, cum, int(base),
-            r, rolls_left, sh, tables(p, np.float64), boxes, keeps,
+            self.theta, self.scale, self.sidx, *surv, sv is not None, key.mask, key.flag, key.upper, mine, w, cum,
+            int(base), r, rolls_left, sh, tables(p, np.float64), boxes, keeps,
         )  # fmt: skip
         return self._collect(key, r, rolls_left, sh, boxes, keeps)
 

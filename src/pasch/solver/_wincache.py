@@ -104,6 +104,7 @@ class WinCache:
             if before is not None:
                 before("survival")
             survival = _mapped(lambda: survival_table(solver))
+            target.survival = survival  # the win rule blends the two (``TargetTable.win_options_weights``)
             pair = (target, survival)
             with self._guard:
                 self.opened += 2
