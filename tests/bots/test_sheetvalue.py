@@ -213,3 +213,16 @@ def test_turn_end_values_are_the_models_value_of_the_sheet_after_the_entry() -> 
         game.act(plain.choose(state, rng))
     assert checked >= 100
     assert rules.n_columns == 3
+
+
+def test_every_shipped_model_passes_its_checks_and_names_its_command() -> None:
+    """The shipped files (``pasch/bots/data/*.json``) load, with the command and seed that made them."""
+    shipped = sorted(sv.model_path("jetsi").parent.glob("*.json"))
+    for path in shipped:
+        rules = get(path.stem)
+        model = sv.load_model(rules)
+        assert model is not None
+        assert model.meta["command"].startswith("pasch train --rules " + rules.id)
+        assert isinstance(model.meta["seed"], int)
+        assert MultiColumnBot().model(rules) is not None
+        assert MultiColumnBot(learned=False).model(rules) is None

@@ -31,6 +31,13 @@ exact single-column tables with an exact search over the current turn:
    into ``b`` (its ``delta``) or the cheapest cross-out elsewhere (0 points, best ``delta``),
    whichever is worth more. It announces the best ``b`` when that beats not announcing.
 
+6. **Learned whole-sheet correction (issue 28).** Where a model ships for the rule set
+   (``pasch/bots/data/<rules>.json``, checked by its SHA-256), every turn-end value also gets the change of
+   a linear correction ``w . phi(sheet)`` of the per-column sum (:mod:`pasch.bots._sheetvalue`): zero where one
+   column is open, fitted by ``pasch train`` on self-play. ``learned=False`` plays without it. Measured on 2,000
+   paired seeded games (``bench/learned.py``): the full fit loses in every game (jetsi -3.5, kniffel-3 -21,
+   kniffel-4 -43 points); a third of the first fit wins in jetsi (+1.6 +- 0.5), which is what ships.
+
 The tuned settings per game (``TUNED``) were chosen on seeded solo self-play (2,000 games per setting,
 ``bench/bots.py``); what else was tried and did not help is in the docstring of :data:`TUNED`.
 
