@@ -37,7 +37,7 @@ def train_cmd(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=256, help="Local worker processes (default 1).")] = 1,
     ray: Annotated[
         str | None,
-        typer.Option("--ray", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS (needs pasch[train])."),
+        typer.Option("--ray", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS (needs Ray)."),
     ] = None,
     ridge: Annotated[float, typer.Option("--ridge", min=0.0, help="Ridge penalty per row.")] = 1e-4,
     scale: Annotated[
@@ -46,8 +46,8 @@ def train_cmd(
 ) -> None:
     """Learn a multi-column game's whole-sheet correction by fitted value iteration on self-play.
 
-    Writes the model file, its learning curve beside it (OUT.curve.csv always, OUT.curve.png with the plot
-    extra) and prints a line per generation.
+    Writes the model file, its learning curve beside it (OUT.curve.csv always, OUT.curve.png with the plot extra)
+    and prints a line per generation. --scale S plays and keeps S times each fit (the shipped jetsi model: 0.3).
     """
     with guard():
         rules = get(rules_text)
