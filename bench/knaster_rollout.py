@@ -32,6 +32,7 @@ Measured 2026-11-26: see the docstring's end (``Measured``) and ``/work/notes/is
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import os
 import sys
@@ -39,6 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -48,8 +50,18 @@ from pasch.bots import KnasterBot
 from pasch.engine import Action, KnasterState, Pass, Roll, Throw
 from pasch.rules import get
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bots import KnasterGreedyBot
+
+def _greedy_class() -> Any:
+    """``bench/bots.py``'s ``KnasterGreedyBot``, loaded by path (a ``bots`` package may shadow the name)."""
+    spec = importlib.util.spec_from_file_location("bench_bots", Path(__file__).with_name("bots.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)
+    spec.loader.exec_module(module)
+    return module.KnasterGreedyBot
+
+
+KnasterGreedyBot = _greedy_class()
 
 MAX_THROWS = 400
 """Rows of a dice table: more throws than any Knaster game takes (a solo game about 60)."""
