@@ -167,11 +167,30 @@ class LayoutCache:
     columns: dict[tuple[int, int], tuple[ColumnSheet, ColumnLayout]] = field(default_factory=dict)
 
 
+_ROWS: dict[int, tuple[RuleSet, tuple[LayoutRow, ...]]] = {}
+""":func:`sheet_rows` by ``id(rules)``; each entry holds its rule set, so the id stays its own while cached."""
+_ROWS_MAX = 256
+
+
 def sheet_rows(rules: RuleSet) -> tuple[LayoutRow, ...]:
     """The rows of a rule set's sheet, in drawing order: the upper boxes, the upper sum and the bonus (when the
     rule set has an upper section and a bonus), the lower boxes, the extra points (when a further five alike
     can earn any), the total, and the grand total of several columns. There is no "lower sum" row: the total
-    row follows the lower boxes (the engine's ``str(state)`` is its own debug view and says so)."""
+    row follows the lower boxes (the engine's ``str(state)`` is its own debug view and says so).
+
+    Rule sets are frozen, so the rows are computed once per rule set object (every view asks for them). The
+    cache is keyed by identity, not by equality: hashing a rule set costs about half of computing its rows."""
+    hit = _ROWS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    rows = _sheet_rows(rules)
+    if len(_ROWS) >= _ROWS_MAX:
+        _ROWS.clear()
+    _ROWS[id(rules)] = (rules, rows)
+    return rows
+
+
+def _sheet_rows(rules: RuleSet) -> tuple[LayoutRow, ...]:
     cats = rules.categories
     rows = [LayoutRow(RowKind.BOX, i, True) for i, c in enumerate(cats) if c.is_upper]
     if rows:

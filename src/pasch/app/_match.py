@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -42,6 +42,12 @@ from pasch.rules import RuleSet, get
 __all__ = ["BotTurn", "Match", "Pending", "UndoStep"]
 
 _UNDOABLE = (Score, Announce, Enter, Write, Circle, Pass)
+
+
+def _rewindable(source: DiceSource | None) -> TypeGuard[RewindableDice]:
+    """``isinstance(source, RewindableDice)`` without the protocol check's cost (about 2 % of a server's CPU per
+    action): a runtime-checkable protocol's check is that its methods are there and not None, which this is."""
+    return getattr(source, "mark", None) is not None and getattr(source, "rewind", None) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +276,7 @@ class Match:
         mark: object = None
         source = self.game.dice
         if new.is_chance_node and source is not None:
-            mark = source.mark() if isinstance(source, RewindableDice) else None
+            mark = source.mark() if _rewindable(source) else None
             throw = Throw(source.throw(new.pending, new.rules.faces))
             new = new.apply(throw)
             events.append((None, str(throw)))
@@ -301,7 +307,7 @@ class Match:
     def discard(self, pending: Pending) -> None:
         """Forget a prepared action: the dice source goes back to where it was before its throw."""
         source = self.game.dice
-        if pending.mark is not None and isinstance(source, RewindableDice):
+        if pending.mark is not None and _rewindable(source):
             source.rewind(pending.mark)
 
     def throw(self, dice: Sequence[int] | None = None) -> list[str]:
