@@ -36,7 +36,8 @@ exact single-column tables with an exact search over the current turn:
    a linear correction ``w . phi(sheet)`` of the per-column sum (:mod:`pasch.bots._sheetvalue`): zero where one
    column is open, fitted by ``pasch train`` on self-play. ``learned=False`` plays without it. Measured on 2,000
    paired seeded games (``bench/learned.py``): the full fit loses in every game (jetsi -3.5, kniffel-3 -21,
-   kniffel-4 -43 points); a third of the first fit wins in jetsi (+1.6 +- 0.5), which is what ships.
+   kniffel-4 -43 points); a third of the first fit (``--scale 0.3``) wins in jetsi (+1.6 +- 0.5) and
+   kniffel-3 (+2.5 +- 0.5) and loses in kniffel-4 (-3.6 +- 0.7): jetsi and kniffel-3 ship a model.
 
 The tuned settings per game (``TUNED``) were chosen on seeded solo self-play (2,000 games per setting,
 ``bench/bots.py``); what else was tried and did not help is in the docstring of :data:`TUNED`.
