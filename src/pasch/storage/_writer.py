@@ -125,9 +125,20 @@ class EventWriter:
             engine,
             {"at": rm.finished_at.type, "up": rm.updated_at.type},
         )
-        # One NOTIFY per append, sent by PostgreSQL when (and only if) the transaction commits.
+        # PostgreSQL: the events and their NOTIFYs go in ONE statement on an autocommit connection, so a
+        # batch without results is one round trip (was: BEGIN, the insert, the notify, COMMIT). The insert
+        # is a data-modifying CTE, which runs to completion whether or not the query reads it; if it fails
+        # (a taken seq) the statement fails whole and nothing is notified. PostgreSQL sends the NOTIFYs when
+        # (and only if) the statement's transaction commits.
         postgres = engine.dialect.name == "postgresql"
-        self._notify = f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(%s::text[]) AS p" if postgres else None
+        self._postgres = postgres
+        arrays = ", ".join(f"%s::{ev[c].type.compile(dialect=engine.dialect)}[]" for c in ev_cols)
+        self._append_pg = (
+            f"WITH ins AS (INSERT INTO {EventRow.__tablename__} ({', '.join(ev_cols)}) "
+            f"SELECT * FROM unnest({arrays})) "
+            f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(%s::text[]) AS p"
+        )
+        self._ev_cols = ev_cols
         dbapi = engine.dialect.loaded_dbapi
         self._integrity: type[Exception] = dbapi.IntegrityError
         self._queue: queue.SimpleQueue[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
@@ -187,12 +198,17 @@ class EventWriter:
                 break
         if self._conn is not None:
             with contextlib.suppress(Exception):
+                if self._postgres:
+                    self._conn.driver_connection.autocommit = False  # back to the pool as it came
                 self._conn.close()
             self._conn = None
 
     def _connection(self) -> Any:
         if self._conn is None:
-            self._conn = self.engine.raw_connection()
+            conn: Any = self.engine.raw_connection()
+            if self._postgres:
+                conn.driver_connection.autocommit = True  # each statement commits; BEGIN where several must
+            self._conn = conn
         return self._conn
 
     def _write_batch(self, batch: list[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop]]) -> None:
@@ -226,6 +242,11 @@ class EventWriter:
                 for a in appends
                 for n, (seat, text) in enumerate(a.events, start=a.first_seq)
             ]
+            if self._postgres:
+                self._append_postgres(cur, appends, rows)
+                cur.close()
+                self.commits += 1
+                return
             cur.executemany(self._events.sql, self._events.params(rows))
             for a in appends:
                 if a.results:
@@ -238,9 +259,6 @@ class EventWriter:
                     )
                     finish = {"rid": a.room_id, "st": FINISHED, "at": a.at, "up": a.at}
                     cur.execute(self._finish.sql, self._finish.params([finish])[0])
-            notices = [a.notice for a in appends if a.notice]
-            if notices and self._notify is not None:
-                cur.execute(self._notify, (notices,))
             cur.close()
             conn.commit()
             self.commits += 1
@@ -254,6 +272,35 @@ class EventWriter:
             with contextlib.suppress(Exception):
                 conn.invalidate()
             self._conn = None
+            raise
+
+    def _append_postgres(self, cur: Any, appends: list[Append], rows: list[dict[str, Any]]) -> None:
+        """The events and NOTIFYs in one statement (autocommit: one round trip); a batch that ends a game
+        adds its results and the room's status in the same transaction (BEGIN ... COMMIT)."""
+        self._events.params(rows)  # applies the bind processors to the rows in place
+        columns = [[row[c] for row in rows] for c in self._ev_cols]
+        notices = [a.notice for a in appends if a.notice]
+        finishing = [a for a in appends if a.results]
+        if not finishing:
+            cur.execute(self._append_pg, (*columns, notices))
+            return
+        cur.execute("BEGIN")
+        try:
+            cur.execute(self._append_pg, (*columns, notices))
+            for a in finishing:
+                cur.executemany(
+                    self._results.sql,
+                    self._results.params(
+                        {"game_id": a.room_id, "seat": s, "name": nm, "total": t, "rank": r, "winner": r == 1}
+                        for s, nm, t, r in a.results
+                    ),
+                )
+                finish = {"rid": a.room_id, "st": FINISHED, "at": a.at, "up": a.at}
+                cur.execute(self._finish.sql, self._finish.params([finish])[0])
+            cur.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                cur.execute("ROLLBACK")
             raise
 
 
