@@ -10,13 +10,23 @@ issue's targets (win rate >= 52 %, and in any case the interval entirely above 5
 ``--latency-samples N`` it also prints the median and 95th percentile of one ``TargetTable.win_options``
 call (tables and the opponent's distribution ready). Not a timed test.
 
-Measured 2026-11-23 (seed 2026, 2 threads on a shared 2-core machine, tables loaded from the cache):
+Measured 2026-11-23 (seed 2026, 2 threads on a shared 2-core machine, tables loaded from the cache), the
+rule before issue 28 item 5 (threshold table alone, a tie worth nothing):
 
     rules     games    wins  ties  win rate  95% CI              seconds  games/s
     yahtzee  200000  102409   982   51.45%   [51.23, 51.67] %    584.5     342   (load average ~7)
     yatzy    200000  103259   910   51.86%   [51.64, 52.08] %    217.8     918   (load average ~1)
 
-Both intervals lie above 50.5 %; neither rate reaches 52 %.
+Measured 2026-11-26, the same seed and dice, the rule now (ties half, survival blend 0.3 by turns left;
+``nice 19``, load average 5-15; ``--players 3 4`` with ``--games 20000``):
+
+    rules     pl   games    wins  ties  win rate            95% CI  seconds  games/s
+    yahtzee    2  200000  102519  1336    51.59% [ 51.37,  51.81]%   1888.4      106
+    yatzy      2  200000  103134  1518    51.95% [ 51.73,  52.17]%   1181.7      169
+    yahtzee    3   20000    6958   174    35.10% [ 34.45,  35.77]%    176.4      113  (fair share 33.33 %)
+    yahtzee    4   20000    5379   205    27.15% [ 26.54,  27.77]%    225.9       89  (fair share 25.00 %)
+
+All two-player intervals lie above 50.5 %; neither rate reaches 52 % (yatzy's interval contains it).
 """
 
 from __future__ import annotations
