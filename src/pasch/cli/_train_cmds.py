@@ -53,8 +53,7 @@ def train_cmd(
         rules = get(rules_text)
         if rules.kind is not GameKind.SHEET or rules.n_columns < 2:
             raise RuleSetError(f"{rules.id}: pasch train learns multi-column sheet games (jetsi, kniffel-3, ...)")
-        from pasch.bots._sheetvalue import SheetModel, save_model
-        from pasch.bots._train import Generation, local_runner, ray_runner, train
+        from pasch.bots.training import Generation, SheetModel, local_runner, ray_runner, save_model, train
 
         if ray is not None:
             try:
@@ -145,7 +144,7 @@ def model_cmd(
     """Check a learned model file (its checksum) and print where it came from."""
     with guard():
         rules = get(rules_text)
-        from pasch.bots._sheetvalue import model_path, read_model
+        from pasch.bots.training import model_path, read_model
 
         target = model_path(rules.id) if path is None else path
         if not target.is_file():
