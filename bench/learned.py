@@ -53,7 +53,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pasch.bots import MultiColumnBot
-from pasch.bots._sheetvalue import SheetModel, load_model, read_model
+from pasch.bots.training import SheetModel, load_model, read_model
 from pasch.engine import Action, GameState, new_game
 from pasch.rules import get
 from rollout import _dice, _run
