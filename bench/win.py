@@ -25,6 +25,8 @@ Measured 2026-11-26, the same seed and dice, the rule now (ties half, survival b
     yatzy      2  200000  103134  1518    51.95% [ 51.73,  52.17]%   1181.7      169
     yahtzee    3   20000    6958   174    35.10% [ 34.45,  35.77]%    176.4      113  (fair share 33.33 %)
     yahtzee    4   20000    5379   205    27.15% [ 26.54,  27.77]%    225.9       89  (fair share 25.00 %)
+    yatzy      3   20000    7006   199    35.35% [ 34.69,  36.01]%    144.5      138  (fair share 33.33 %)
+    yatzy      4   20000    5344   277    27.07% [ 26.46,  27.69]%    152.7      131  (fair share 25.00 %)
 
 All two-player intervals lie above 50.5 %; neither rate reaches 52 % (yatzy's interval contains it).
 """
