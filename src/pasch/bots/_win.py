@@ -21,9 +21,11 @@ class WinBot(Bot):
 
     At the start of its turn the law of the best opponent's final score is fixed, from the opponents'
     exact remaining-score distributions under expected-score play (rows of the survival table,
-    :meth:`SurvivalTable.best_of`). Ending the turn in a box is valued by the threshold tables
-    (P(reaching t more points) under the best play for each t after this turn) weighted by that law,
-    and inside the turn the bot plays the exact best policy for that value
+    :meth:`SurvivalTable.best_of`; with several opponents the law of their maximum). Ending the turn in a
+    box is valued by the threshold tables (P(reaching t more points) under the best play for each t after
+    this turn) weighted by that law, a tie counting half, blended with the same sum over the survival
+    table by the number of boxes left (``_kwin._alpha``), and inside the turn the bot plays the exact
+    best policy for that value
     (:meth:`TargetTable.win_options_weights`): the same rule, bit for bit, as the duel kernel
     (:func:`~pasch.solver.duel_win_optimal`). Both tables are the process's open ones
     (:data:`pasch.solver.win_cache`, shared with the hints): opened and checksum-verified once per process,
