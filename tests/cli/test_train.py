@@ -51,3 +51,12 @@ def test_train_on_ray_without_ray_is_a_clear_error(invoke: Invoke, tmp_path: Pat
     assert done.exit_code == 2
     assert "pasch[train]" in done.output
     assert not (tmp_path / "x.json").exists()
+
+
+def test_model_checks_the_shipped_file_or_says_none_ships(invoke: Invoke) -> None:
+    shipped = invoke(["model", "--rules", "jetsi"])
+    assert shipped.exit_code == 0 and "checksum ok" in shipped.output and "pasch train" in shipped.output
+    none = invoke(["model", "--rules", "kniffel-4"])
+    assert none.exit_code == 0 and "no learned model ships" in none.output
+    missing = invoke(["model", "--rules", "kniffel-4", "/no/such/model.json"])
+    assert missing.exit_code == 2 and "no model file" in missing.output

@@ -141,14 +141,17 @@ def model_cmd(
         Path | None, typer.Argument(help="A model file (default: the one shipped for the rules).", show_default=False)
     ] = None,
 ) -> None:
-    """Check a learned model file (its checksum) and print where it came from."""
+    """Check a learned model file (its checksum) and print where it came from; without FILE the shipped one."""
     with guard():
         rules = get(rules_text)
         from pasch.bots.training import model_path, read_model
 
         target = model_path(rules.id) if path is None else path
+        if path is None and not target.is_file():
+            typer.echo(f"{rules.id}: no learned model ships; the multi-column bot plays the plain per-column sum")
+            return
         if not target.is_file():
-            fail(f"{rules.id}: no model file at {target}" + (" (none ships for these rules)" if path is None else ""))
+            fail(f"{rules.id}: no model file at {target}")
         model = read_model(rules, target)
         meta = model.meta
         typer.echo(f"{target}: {rules.id}, {len(model.weights)} weights, checksum ok")
