@@ -38,6 +38,8 @@ from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from pasch.solver import _cachestamp
+
 NEG = -1.0e30
 """Value of an impossible entry: below every real value, far from float32's limit."""
 
@@ -820,3 +822,8 @@ def _decide(X, save, j, mask, flag, roll, t, s, tier, rowsel, cval, grp, y_box, 
                 keep = k
                 box = -1
     return box, keep, best, c
+
+
+# Before any kernel is loaded from Numba's disk cache: drop the cached kernels if any kernel module's source
+# changed since they were written (Numba itself only notices a change of the defining file; see _cachestamp).
+_cachestamp.refresh_for(_rows)
