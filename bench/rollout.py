@@ -61,7 +61,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from pasch.bots import MultiColumnBot
-from pasch.dice import space, transition_tables
+from pasch.bots.training import first_throw_mean as _first_throw_mean
+from pasch.bots.training import throw_value as _throw_value
+from pasch.dice import space
 from pasch.engine import Action, GameState, Keep, Roll, Score, Throw, new_game
 from pasch.errors import IllegalActionError
 from pasch.rules import RuleSet, get
@@ -80,43 +82,6 @@ class Config:
     margin: float
     z: float
     horizon: int
-
-
-def _throw_value(bot: MultiColumnBot, state: GameState) -> float:
-    """The base bot's value of the turn from here, just after a throw (its own turn plan: exact given its
-    turn-end evaluation); after a turn's first throw in kniffel-4 the best of not announcing and announcing
-    each open box, as the bot decides."""
-    rules = state.rules
-    turn = bot._turn(state)
-    r = space(rules.dice, rules.faces).roll_index[tuple(sorted(state.dice or ()))]
-    s = 1 if rules.sharp and state.sharp else 0
-    left = state.throws_left
-    if state.announced is not None:
-        return float(bot._announced_plan(state, turn, state.announced).reach[left][s, r])
-    free = turn["plans"][None]
-    best = float(free.reach[left][s, r]) if free is not None else -math.inf
-    ann = rules.announced_column
-    if ann is not None and left == rules.throws - 1 and ann in turn["deltas"]:
-        for box in turn["deltas"][ann][1]:
-            best = max(best, float(bot._announced_plan(state, turn, box).reach[left][s, r]))
-    return best
-
-
-def _first_throw_mean(bot: MultiColumnBot, state: GameState) -> float:
-    """The expectation of :func:`_throw_value` over a turn's first throw (exactly, over every throw)."""
-    rules = state.rules
-    trans, _, _, empty = transition_tables(rules.dice, rules.faces)
-    probs = trans[int(empty[0])]
-    turn = bot._turn(state)
-    left = rules.throws - 1
-    s = 1 if rules.sharp else 0  # a turn's first throw is a throw of all dice
-    free = turn["plans"][None]
-    value = free.reach[left][s] if free is not None else np.full(len(probs), -np.inf)
-    ann = rules.announced_column
-    if ann is not None and left > 0 and ann in turn["deltas"]:
-        for box in turn["deltas"][ann][1]:
-            value = np.maximum(value, bot._announced_plan(state, turn, box).reach[left][s])
-    return float(probs @ value)
 
 
 Decide = Callable[[GameState], Action]

@@ -38,7 +38,7 @@ from pasch.dice import space, transition_tables
 from pasch.engine import GameState, Keep, Roll, Throw, new_game
 from pasch.rules import RuleSet, get
 
-__all__ = ["Generation", "TrainResult", "play_games", "train"]
+__all__ = ["Generation", "TrainResult", "first_throw_mean", "play_games", "throw_value", "train"]
 
 F64 = npt.NDArray[np.float64]
 
@@ -68,7 +68,10 @@ class TrainResult:
 
 
 # -- one game ---------------------------------------------------------------------------------------
-def _throw_value(bot: MultiColumnBot, state: GameState) -> float:
+def throw_value(bot: MultiColumnBot, state: GameState) -> float:
+    """The bot's value of the turn from here, just after a throw (its own turn plan, exact given its turn-end
+    evaluation); after a turn's first throw in kniffel-4 the best of not announcing and announcing each open
+    box, as the bot decides. A throw's luck is this less :func:`first_throw_mean` (or the keep's expectation)."""
     rules = state.rules
     turn = bot._turn(state)
     r = space(rules.dice, rules.faces).roll_index[tuple(sorted(state.dice or ()))]
@@ -85,7 +88,8 @@ def _throw_value(bot: MultiColumnBot, state: GameState) -> float:
     return best
 
 
-def _first_throw_mean(bot: MultiColumnBot, state: GameState) -> float:
+def first_throw_mean(bot: MultiColumnBot, state: GameState) -> float:
+    """The expectation of :func:`throw_value` over a turn's first throw (exactly, over every throw)."""
     rules = state.rules
     trans, _, _, empty = transition_tables(rules.dice, rules.faces)
     probs = trans[int(empty[0])]
@@ -144,7 +148,7 @@ def _game(
             thrown = state.apply(Throw(tuple(int(x) for x in dice[turn, throw, : state.pending])))
             assert isinstance(thrown, GameState)
             state = thrown
-            luck += _throw_value(judge, state) - before
+            luck += throw_value(judge, state) - before
             continue
         if state.dice is None:
             turn, throw = turn + 1, 0
@@ -154,7 +158,7 @@ def _game(
             uppers.append(u)
             bases.append(judge.sheet_value(state))
             luck_at.append(luck)
-            before = _first_throw_mean(judge, state)
+            before = first_throw_mean(judge, state)
             state = state.apply(Roll())
             continue
         action = player.choose(state, rng)
