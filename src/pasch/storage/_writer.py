@@ -250,15 +250,7 @@ class EventWriter:
             cur.executemany(self._events.sql, self._events.params(rows))
             for a in appends:
                 if a.results:
-                    cur.executemany(
-                        self._results.sql,
-                        self._results.params(
-                            {"game_id": a.room_id, "seat": s, "name": nm, "total": t, "rank": r, "winner": r == 1}
-                            for s, nm, t, r in a.results
-                        ),
-                    )
-                    finish = {"rid": a.room_id, "st": FINISHED, "at": a.at, "up": a.at}
-                    cur.execute(self._finish.sql, self._finish.params([finish])[0])
+                    self._finish_game(cur, a)
             cur.close()
             conn.commit()
             self.commits += 1
@@ -288,20 +280,24 @@ class EventWriter:
         try:
             cur.execute(self._append_pg, (*columns, notices))
             for a in finishing:
-                cur.executemany(
-                    self._results.sql,
-                    self._results.params(
-                        {"game_id": a.room_id, "seat": s, "name": nm, "total": t, "rank": r, "winner": r == 1}
-                        for s, nm, t, r in a.results
-                    ),
-                )
-                finish = {"rid": a.room_id, "st": FINISHED, "at": a.at, "up": a.at}
-                cur.execute(self._finish.sql, self._finish.params([finish])[0])
+                self._finish_game(cur, a)
             cur.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(Exception):
                 cur.execute("ROLLBACK")
             raise
+
+    def _finish_game(self, cur: Any, a: Append) -> None:
+        """A game's end, inside the batch's transaction: its results, and the room marked finished."""
+        cur.executemany(
+            self._results.sql,
+            self._results.params(
+                {"game_id": a.room_id, "seat": s, "name": nm, "total": t, "rank": r, "winner": r == 1}
+                for s, nm, t, r in a.results
+            ),
+        )
+        finish = {"rid": a.room_id, "st": FINISHED, "at": a.at, "up": a.at}
+        cur.execute(self._finish.sql, self._finish.params([finish])[0])
 
 
 def _settle(item: tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop], exc: BaseException | None) -> None:
