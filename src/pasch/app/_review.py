@@ -190,10 +190,7 @@ def review(
     lost = [0.0] * len(log.players)
     win_of = _win_probabilities(solver) if win and 2 <= len(log.players) <= 8 else None
     for index, text in enumerate(log.actions):
-        try:
-            action = Action.parse(text)
-        except InvalidActionError as exc:
-            raise LogError(f"action {index + 1} ({text!r}): {exc}") from None
+        action = _parse(index, text)
         if not state.is_terminal and not state.is_chance_node and state.dice is not None:
             player = state.current_player
             scores = list(state.sheets[player].columns[0].scores)
@@ -225,12 +222,7 @@ def review(
                         p_win_after=after,
                     )
                 )
-        try:
-            nxt = state.apply(action)
-        except IllegalActionError as exc:
-            raise LogError(f"action {index + 1} ({text!r}) is illegal: {exc}") from None
-        assert isinstance(nxt, GameState)
-        state = nxt
+        state = _apply(state, index, text, action)
     totals = tuple(state.total(p) for p in range(len(log.players)))
     beats = None
     if state.is_terminal and (percentile or (percentile is None and percentile_cached(rules))):
@@ -293,6 +285,16 @@ def _parse(index: int, text: str) -> Action:
         raise LogError(f"action {index + 1} ({text!r}): {exc}") from None
 
 
+def _apply(state: GameState, index: int, text: str, action: Action) -> GameState:
+    """The log's ``index``-th action applied (a sheet game's state stays one)."""
+    try:
+        nxt = state.apply(action)
+    except IllegalActionError as exc:
+        raise LogError(f"action {index + 1} ({text!r}) is illegal: {exc}") from None
+    assert isinstance(nxt, GameState)
+    return nxt
+
+
 def _start_estimate(rules: RuleSet) -> float:
     """The bot's estimate of the final total from the empty sheet: its best option's estimate after the first
     throw, averaged over that throw's outcomes (252 rankings, once per rule set and process)."""
@@ -313,11 +315,13 @@ def _estimated_review(log: GameLog, rules: RuleSet) -> Review:
     from pasch.app._advice import advise
 
     state = new_game(rules, log.players, keeper=log.keeper)
+    if not isinstance(state, GameState):  # pragma: no cover - reviewable() admits sheet games only
+        raise RuleSetError(f"{rules.id}: not a sheet game")
     decisions: list[Decision] = []
     lost = [0.0] * len(log.players)
     for index, text in enumerate(log.actions):
         action = _parse(index, text)
-        if isinstance(state, GameState) and not state.is_terminal and not state.is_chance_node and state.dice:
+        if not state.is_terminal and not state.is_chance_node and state.dice:
             advice = advise(state)
             best = advice.options[0] if advice.options else None
             if advice.estimated and best is not None and best.estimate is not None:
@@ -341,11 +345,7 @@ def _estimated_review(log: GameLog, rules: RuleSet) -> Review:
                         loss=loss,
                     )
                 )
-        try:
-            state = state.apply(action)
-        except IllegalActionError as exc:
-            raise LogError(f"action {index + 1} ({text!r}) is illegal: {exc}") from None
-    assert isinstance(state, GameState)
+        state = _apply(state, index, text, action)
     return Review(
         rules=rules,
         players=tuple(log.players),
