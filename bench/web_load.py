@@ -7,8 +7,12 @@ in players (``--players`` at most 2000) and time; the server is stopped at the e
 
 ``--servers K`` starts K server processes on one PostgreSQL (``--db URL``, or ``--pg`` for a throw-away
 cluster made with initdb/pg_ctl in a temp directory, as the tests do). Rooms are created round robin over
-the processes, and seat j of room i connects to process (i + j) mod K, so that updates to the other players
-cross processes (PostgreSQL ``LISTEN/NOTIFY`` plus a read of the log). The
+the processes. ``--route`` says where a room's seats connect: ``spread`` (the default, the worst case and the
+figure earlier measurements used) puts seat j of room i on process (i + j) mod K, so that every action is
+handled by one process and followed by the others (PostgreSQL ``LISTEN/NOTIFY``, a replay of the events,
+their own frame writes); ``room`` puts every request and connection of room i on process i mod K, as a
+reverse proxy that hashes the room code does (``docs/deploy.md``, "Room affinity"), so that the other
+processes only see each notification go by. The
 cross-process delivery delay is, per action, the time from the update reaching the actor (on the process
 that committed it) to the same update reaching the other player (on another process); with one process it
 is the same measurement within one process.
@@ -184,14 +188,20 @@ async def _player(
                 return  # the server closed the connection
 
 
-def _make_room(https: list[str], i: int, seats: int) -> tuple[int, str, list[str]]:
-    """Room ``i``: created on process i mod K, seat j claimed on process (i + j) mod K; its code and tokens."""
+def _process(i: int, j: int, n: int, route: str) -> int:
+    """The process seat j of room i talks to: (i + j) mod K when ``spread``, i mod K when ``room``."""
+    return (i + j) % n if route == "spread" else i % n
+
+
+def _make_room(https: list[str], i: int, seats: int, route: str) -> tuple[int, str, list[str]]:
+    """Room ``i``: created on process i mod K, seat j claimed on its process (:func:`_process`); code, tokens."""
     n = len(https)
     names = [{"name": chr(ord("A") + j)} for j in range(seats)]
     created = _post(f"{https[i % n]}/api/rooms", {"seats": names})
     tokens = [str(created["token"])]
     for j in range(1, seats):
-        tokens.append(str(_post(f"{https[(i + j) % n]}/api/rooms/{created['code']}/join", {})["token"]))
+        url = https[_process(i, j, n, route)]
+        tokens.append(str(_post(f"{url}/api/rooms/{created['code']}/join", {})["token"]))
     return i, str(created["code"]), tokens
 
 
@@ -199,6 +209,7 @@ async def _run(
     https: list[str],
     players: int,
     seats: int,
+    route: str,
     seconds: float,
     think: float,
     compress: bool,
@@ -209,7 +220,7 @@ async def _run(
 ) -> Stats:
     n = len(https)
     with ThreadPoolExecutor(8) as pool:
-        rooms = list(pool.map(lambda i: _make_room(https, i, seats), range(players // seats)))
+        rooms = list(pool.map(lambda i: _make_room(https, i, seats, route), range(players // seats)))
     st = Stats()
     # The setup's objects live to the end: keep them out of the collector's way (as the server does).
     gc.collect()
@@ -218,7 +229,7 @@ async def _run(
     tasks = []
     for i, code, tokens in rooms:
         for j, token in enumerate(tokens):
-            ws = "ws" + https[(i + j) % n][4:]
+            ws = "ws" + https[_process(i, j, n, route)][4:]
             tasks.append(asyncio.ensure_future(_player(ws, code, token, j, think, compress, open_timeout, st)))
         if ramp > 0:  # spread the connects over ``ramp`` seconds (the first players start meanwhile)
             await asyncio.sleep(ramp / len(rooms))
@@ -356,6 +367,13 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1.0, help="mean pause (s) before each action; 0: saturate")
     ap.add_argument("--db", default=None, help="SQLAlchemy URL (default: a temp SQLite file, or --pg)")
     ap.add_argument("--servers", type=int, default=1, help="server processes on the one database (PostgreSQL if >1)")
+    ap.add_argument(
+        "--route",
+        choices=("spread", "room"),
+        default="spread",
+        help="with --servers > 1: seat j of room i on process (i+j) mod K (spread, the worst case), "
+        "or every seat of room i on process i mod K (room, as a proxy hashing the room code does)",
+    )
     ap.add_argument("--pg", action="store_true", help="start a throw-away PostgreSQL for the run (initdb, pg_ctl)")
     ap.add_argument("--url", default=None, help="an already running server, e.g. http://127.0.0.1:8000")
     ap.add_argument("--pid", type=int, default=None, help="with --url: the server's process id (its CPU is counted)")
@@ -395,6 +413,7 @@ def main() -> None:
                 https,
                 players,
                 args.seats,
+                args.route,
                 args.seconds,
                 args.think,
                 compress,
@@ -425,7 +444,8 @@ def main() -> None:
     per = 1000 / n if n else nan
     delays = st.delays()
     print(f"think time: mean {args.think:g} s per action; compression: {'deflate' if compress else 'none'}")
-    print(f"server processes: {len(https)}; database: {'PostgreSQL (--pg)' if pg else (args.db or 'SQLite')}")
+    route = f"; route: {args.route}" if len(https) > 1 else ""
+    print(f"server processes: {len(https)}{route}; database: {'PostgreSQL (--pg)' if pg else (args.db or 'SQLite')}")
     print(f"rooms: {players // args.seats} of {args.seats} seats; connects spread over {args.ramp:g} s")
     print(
         f"websocket handshakes: {len(st.handshakes)} ok, {st.failed_handshakes} failed; "
