@@ -42,8 +42,8 @@ from pasch.storage._repository import (
     import_legacy_web,
     make_engine,
 )
-from pasch.storage._rooms import EVENTS_AFTER, PING, TRY_LOCK, RoomRecord, RoomStore, SeatRecord, web_log
-from pasch.storage._writer import CHANNEL, LISTEN, Append, ConflictError, EventWriter
+from pasch.storage._rooms import EVENTS_AFTER, PING, TRY_LOCK, RoomRecord, RoomStore, SeatRecord, handed, web_log
+from pasch.storage._writer import CHANNEL, LISTEN, Append, ConflictError, EventWriter, StandInError
 
 __all__ = [
     "ABANDONED",
@@ -79,6 +79,7 @@ __all__ = [
     "RoomStore",
     "SeatRecord",
     "SeatRow",
+    "StandInError",
     "StorageError",
     "busy_timeout",
     "copy_games",
@@ -86,6 +87,7 @@ __all__ = [
     "data_dir",
     "database_url",
     "downgrade",
+    "handed",
     "import_legacy_web",
     "make_engine",
     "migrate",

@@ -31,6 +31,7 @@ __all__ = [
     "RoomRecord",
     "RoomStore",
     "SeatRecord",
+    "handed",
     "web_log",
 ]
 
@@ -99,6 +100,16 @@ def web_log(
         out["undos"] = [dict(u) for u in undos if isinstance(u, dict)]
     extra = {} if engine is None else {"engine": engine}
     return GameLog(rules=rules, players=tuple(players), actions=tuple(actions), keeper=keeper, meta=out, **extra)
+
+
+def handed(meta: Mapping[str, Any] | None, seat: int) -> bool:
+    """Whether a room's stored ``meta`` hands ``seat`` to a stand-in bot now: an entry of ``stand_ins`` for the
+    seat that is still open (its ``to`` is null). The writer logs a stand-in's move only while this holds
+    (:attr:`~pasch.storage.Append.stand_in`); :meth:`RoomStore.record_back` closes the entry."""
+    entries = (meta or {}).get("stand_ins")
+    return isinstance(entries, list) and any(
+        isinstance(e, dict) and e.get("seat") == seat and e.get("to") is None for e in entries
+    )
 
 
 @dataclass(slots=True)
@@ -359,6 +370,32 @@ class RoomStore:
             new = change(dict(row.meta or {}))
             row.meta = new
             return new
+
+    def record_back(self, room_id: int, seat: int) -> dict[str, Any] | None:
+        """A player is back: close their seat's open ``stand_ins`` entries at the room's last logged event, read
+        with the room's row locked (an entry whose stand-in played nothing goes). The writer checks a stand-in's
+        move with the same row locked (:func:`handed`), so on every database and across processes the move is
+        either logged before this (and counted as the stand-in's, ``to`` includes it) or refused after it.
+
+        Returns:
+            The new meta (None: no such room).
+        """
+        with Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, room_id, with_for_update=True)
+            if row is None:
+                return None
+            last = int(session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == room_id)) or 0)
+            meta = dict(row.meta or {})
+            entries = []
+            for entry in meta.get("stand_ins") or []:
+                if isinstance(entry, dict) and entry.get("seat") == seat and entry.get("to") is None:
+                    start = entry.get("from")
+                    if not isinstance(start, int) or start > last:
+                        continue  # it played nothing: no entry
+                    entry = {**entry, "to": last}
+                entries.append(entry)
+            row.meta = {**meta, "stand_ins": entries}
+            return row.meta
 
     def take_back(
         self, room_id: int, first_seq: int, last_seq: int, change: Callable[[dict[str, Any]], dict[str, Any]]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import queue
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -23,14 +24,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, bindparam, insert, update
+from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
 from pasch.errors import PaschError
 from pasch.storage._models import FINISHED, EventRow, GameRow, ResultRow
+from pasch.storage._rooms import handed
 
-__all__ = ["CHANNEL", "LISTEN", "Append", "ConflictError", "EventWriter"]
+__all__ = ["CHANNEL", "LISTEN", "Append", "ConflictError", "EventWriter", "StandInError"]
 
 MAX_BATCH = 512
 """At most this many appends share one transaction."""
@@ -42,6 +44,15 @@ LISTEN = f"LISTEN {CHANNEL}"
 
 class ConflictError(PaschError):
     """Another writer already recorded an event at one of the append's ``seq`` slots."""
+
+
+class StandInError(ConflictError):
+    """A stand-in's move for a seat that the room's stored ``meta`` no longer hands to a stand-in: its player
+    came back (maybe in another process). Nothing of the append was written; ``meta`` is the room's, as read."""
+
+    def __init__(self, message: str, meta: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.meta = meta
 
 
 @dataclass(slots=True)
@@ -57,6 +68,9 @@ class Append:
             Rank 1 is a winner.
         notice: on PostgreSQL, the payload ``NOTIFY``-ed on :data:`CHANNEL` in the same transaction (so it
             is delivered exactly when the events are committed); empty: none.
+        stand_in: the seat a stand-in bot plays this move for (None: a player's or a bot seat's own move). It is
+            written only if the room's stored meta still hands that seat over (:func:`~pasch.storage.handed`),
+            read in the same transaction with the room's row locked; else :class:`StandInError`.
     """
 
     room_id: int
@@ -65,6 +79,7 @@ class Append:
     at: datetime
     results: list[tuple[int, str, int, int]] = field(default_factory=list)
     notice: str = ""
+    stand_in: int | None = None
 
 
 class _Prepared:
@@ -125,6 +140,8 @@ class EventWriter:
             engine,
             {"at": rm.finished_at.type, "up": rm.updated_at.type},
         )
+        # A stand-in's move: the room's meta, its row locked (SQLite: BEGIN IMMEDIATE holds the write lock).
+        self._meta = _Prepared(select(rm.meta).where(rm.id == bindparam("rid")).with_for_update(), engine, {})
         # PostgreSQL: the events and their NOTIFYs go in ONE statement on an autocommit connection, so a
         # batch without results is one round trip (was: BEGIN, the insert, the notify, COMMIT). The insert
         # is a data-modifying CTE, which runs to completion whether or not the query reads it; if it fails
@@ -213,40 +230,47 @@ class EventWriter:
 
     def _write_batch(self, batch: list[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop]]) -> None:
         try:
-            self._transaction([a for a, _, _ in batch])
+            refused = self._transaction([a for a, _, _ in batch])
         except self._integrity:
             # Someone else holds one of these slots: find which append it was, write the others.
             for item in batch:
                 try:
-                    self._transaction([item[0]])
+                    refused = self._transaction([item[0]])
                 except self._integrity:
                     _settle(item, ConflictError(f"seq {item[0].first_seq} of room {item[0].room_id} is taken"))
                 except Exception as exc:
                     _settle(item, exc)
                 else:
-                    _settle(item, None)
+                    _settle(item, refused.get(id(item[0])))
             return
         except Exception as exc:
             for item in batch:
                 _settle(item, exc)
             return
         for item in batch:
-            _settle(item, None)
+            _settle(item, refused.get(id(item[0])))
 
-    def _transaction(self, appends: list[Append]) -> None:
+    def _transaction(self, appends: list[Append]) -> dict[int, StandInError]:
+        """Write the appends in one transaction; returns the stand-ins' moves refused (by ``id``), not written."""
         conn = self._connection()
         try:
             cur = conn.cursor()
+            refused: dict[int, StandInError] = {}
+            checked = any(a.stand_in is not None for a in appends)
+            if checked:  # rare: a transaction that reads (locks) the rooms' rows before the insert
+                cur.execute("BEGIN" if self._postgres else "BEGIN IMMEDIATE")
+                refused = self._refused(cur, appends)
+                appends = [a for a in appends if id(a) not in refused]
             rows = [
                 {"game_id": a.room_id, "seq": n, "seat": seat, "action": text, "created_at": a.at}
                 for a in appends
                 for n, (seat, text) in enumerate(a.events, start=a.first_seq)
             ]
             if self._postgres:
-                self._append_postgres(cur, appends, rows)
+                self._append_postgres(cur, appends, rows, begun=checked)
                 cur.close()
                 self.commits += 1
-                return
+                return refused
             cur.executemany(self._events.sql, self._events.params(rows))
             for a in appends:
                 if a.results:
@@ -254,6 +278,7 @@ class EventWriter:
             cur.close()
             conn.commit()
             self.commits += 1
+            return refused
         except self._integrity:
             conn.rollback()
             raise
@@ -266,17 +291,41 @@ class EventWriter:
             self._conn = None
             raise
 
-    def _append_postgres(self, cur: Any, appends: list[Append], rows: list[dict[str, Any]]) -> None:
+    def _refused(self, cur: Any, appends: list[Append]) -> dict[int, StandInError]:
+        """The stand-ins' moves whose seat the room's stored meta no longer hands over, read inside the batch's
+        transaction with the rooms' rows locked (in id order): a ``back`` committed before is seen here, one
+        recorded after waits for this commit (:meth:`~pasch.storage.RoomStore.record_back`)."""
+        metas: dict[int, dict[str, Any]] = {}
+        for rid in sorted({a.room_id for a in appends if a.stand_in is not None}):
+            cur.execute(self._meta.sql, self._meta.params([{"rid": rid}])[0])
+            found = cur.fetchone()
+            value = found[0] if found else None
+            value = json.loads(value) if isinstance(value, str | bytes) else value
+            metas[rid] = dict(value) if isinstance(value, dict) else {}
+        return {
+            id(a): StandInError(
+                f"seat {a.stand_in} of room {a.room_id} is not handed to a stand-in (its player is back)",
+                metas[a.room_id],
+            )
+            for a in appends
+            if a.stand_in is not None and not handed(metas[a.room_id], a.stand_in)
+        }
+
+    def _append_postgres(
+        self, cur: Any, appends: list[Append], rows: list[dict[str, Any]], *, begun: bool = False
+    ) -> None:
         """The events and NOTIFYs in one statement (autocommit: one round trip); a batch that ends a game
-        adds its results and the room's status in the same transaction (BEGIN ... COMMIT)."""
+        adds its results and the room's status in the same transaction (BEGIN ... COMMIT), as does one with a
+        stand-in's move (``begun``: BEGIN was sent and the rooms' rows read)."""
         self._events.params(rows)  # applies the bind processors to the rows in place
         columns = [[row[c] for row in rows] for c in self._ev_cols]
         notices = [a.notice for a in appends if a.notice]
         finishing = [a for a in appends if a.results]
-        if not finishing:
+        if not finishing and not begun:
             cur.execute(self._append_pg, (*columns, notices))
             return
-        cur.execute("BEGIN")
+        if not begun:
+            cur.execute("BEGIN")
         try:
             cur.execute(self._append_pg, (*columns, notices))
             for a in finishing:
