@@ -24,6 +24,11 @@ from sqlalchemy.orm import Session
 from pasch.engine import GameLog
 from pasch.storage._models import ABANDONED, BROKEN, PLAYING, WEB, EventRow, GameRow, SeatRow, new_uid
 
+NOTIFY_MANY = text(
+    "SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) WITH ORDINALITY AS n(p, i) ORDER BY i"
+)
+"""PostgreSQL: ``NOTIFY`` every payload of a list on a channel, in the list's order."""
+
 __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
@@ -434,10 +439,12 @@ class RoomStore:
 
     def notify(self, channel: str, *payloads: str) -> None:
         """PostgreSQL: ``NOTIFY`` the other processes on ``channel``, every payload in one transaction (failures
-        are the caller's to ignore)."""
+        are the caller's to ignore). One statement for all of them (a process repeats its presence in every
+        room it serves at once: was one statement, one round trip, per room)."""
+        if not payloads:
+            return
         with self.engine.begin() as conn:
-            for payload in payloads:
-                conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": channel, "payload": payload})
+            conn.execute(NOTIFY_MANY, {"channel": channel, "payloads": list(payloads)})
 
     def mark_broken(self, room_ids: Sequence[int]) -> None:
         """Mark rooms whose log no longer replays ``broken`` (left out at start; their logs are kept)."""
