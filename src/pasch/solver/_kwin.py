@@ -143,6 +143,19 @@ def _alpha(left, n):
     return 1.0 - BLEND * left / (n - 1)
 
 
+@njit(cache=True, inline="always")
+def _bounds(n, width, d, shift):
+    """The range ``[sure, hi)`` of :func:`_reach_sum`'s loop: below ``sure`` a need of 0 or less (certain).
+
+    Args:
+        n: the length of ``w``.
+        width: the table's width.
+        d: this player's total after the entry minus the score of ``w[0]``.
+        shift: 1 to finish ahead, 0 to reach.
+    """
+    return min(max(d - shift + 1, 0), n), min(n, d - shift + width)
+
+
 @njit(cache=True, nogil=True)
 def _win_entry(theta, scale, sidx, surv, sscale, ssidx, alpha, nm, nf, nu, mine, w, cum, base):
     """The value of an entry that leaves ``mine`` points on the sheet in state (nm, nf, nu).
@@ -152,6 +165,10 @@ def _win_entry(theta, scale, sidx, surv, sscale, ssidx, alpha, nm, nf, nu, mine,
     finishing ahead of ``base + j`` is a win, reaching it exactly a tie worth :data:`TIE`. The threshold
     table gives each threshold its own best play after this turn (optimistic: it plays as if it knew the
     opponents' final score), the survival table the expected-score play (pessimistic: it never adapts).
+
+    The four sums of :func:`_reach_sum` (two tables, win and tie) run in one loop with four running sums,
+    each added up in the same order as alone, so the value is the same to the last bit; the loop is bound
+    by the latency of its additions, and four independent chains take the time of one.
 
     Args:
         theta: the threshold table (uint16 or float).
@@ -171,11 +188,47 @@ def _win_entry(theta, scale, sidx, surv, sscale, ssidx, alpha, nm, nf, nu, mine,
     """
     d = mine - base  # w[j] needs base + j + 1 - mine = j + 1 - d more points to win, j - d to tie
     src = theta[sidx[nm, nf, nu]]
-    v = (1.0 - TIE) * _reach_sum(src, scale, w, cum, d, 1) + TIE * _reach_sum(src, scale, w, cum, d, 0)
-    if alpha >= 1.0:
-        return v
+    n = w.shape[0]
+    width = src.shape[0]
+    lo1, hi1 = _bounds(n, width, d, 1)  # the win sum: j in [lo1, hi1)
+    lo0, hi0 = _bounds(n, width, d, 0)  # the tie sum: j in [lo0, hi0); lo0 >= lo1, hi0 >= hi1
+    mid = min(lo0, hi1)
+    both = alpha < 1.0 and surv.shape[1] == width
+    if not both:
+        a1 = 0.0
+        a0 = 0.0
+        for j in range(lo1, mid):
+            a1 += w[j] * src[j + 1 - d]
+        for j in range(lo0, hi1):
+            a1 += w[j] * src[j + 1 - d]
+            a0 += w[j] * src[j - d]
+        for j in range(max(lo0, hi1), hi0):
+            a0 += w[j] * src[j - d]
+        v = (1.0 - TIE) * (cum[lo1] + a1 * scale) + TIE * (cum[lo0] + a0 * scale)
+        if alpha >= 1.0:
+            return v
+        row = surv[ssidx[nm, nf, nu]]
+        s = (1.0 - TIE) * _reach_sum(row, sscale, w, cum, d, 1) + TIE * _reach_sum(row, sscale, w, cum, d, 0)
+        return alpha * v + (1.0 - alpha) * s
     row = surv[ssidx[nm, nf, nu]]
-    s = (1.0 - TIE) * _reach_sum(row, sscale, w, cum, d, 1) + TIE * _reach_sum(row, sscale, w, cum, d, 0)
+    a1 = 0.0
+    a0 = 0.0
+    b1 = 0.0
+    b0 = 0.0
+    for j in range(lo1, mid):
+        a1 += w[j] * src[j + 1 - d]
+        b1 += w[j] * row[j + 1 - d]
+    for j in range(lo0, hi1):
+        x = w[j]
+        a1 += x * src[j + 1 - d]
+        a0 += x * src[j - d]
+        b1 += x * row[j + 1 - d]
+        b0 += x * row[j - d]
+    for j in range(max(lo0, hi1), hi0):
+        a0 += w[j] * src[j - d]
+        b0 += w[j] * row[j - d]
+    v = (1.0 - TIE) * (cum[lo1] + a1 * scale) + TIE * (cum[lo0] + a0 * scale)
+    s = (1.0 - TIE) * (cum[lo1] + b1 * sscale) + TIE * (cum[lo0] + b0 * sscale)
     return alpha * v + (1.0 - alpha) * s
 
 
