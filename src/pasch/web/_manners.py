@@ -26,6 +26,7 @@ __all__ = [
     "STAND_IN",
     "ActError",
     "ChatPace",
+    "away_of",
     "clean_chat",
     "host_of",
     "played_by",
@@ -147,6 +148,16 @@ class ChatPace:
             return False
         self._buckets[seat] = (tokens - 1.0, now)
         return True
+
+
+def away_of(meta: Mapping[str, Any]) -> dict[int, str]:
+    """The seats a room's stored ``meta`` hands to a stand-in now (its open ``stand_ins`` entries: ``to`` is
+    null), each with the stand-in's kind. The writer logs a stand-in's move only for these seats."""
+    return {
+        s["seat"]: str(s.get("bot") or STAND_IN)
+        for s in meta.get("stand_ins") or []
+        if isinstance(s, dict) and isinstance(s.get("seat"), int) and s.get("to") is None
+    }
 
 
 def played_by(stand_ins: Sequence[Mapping[str, Any]], seat: int, seq: int) -> str | None:

@@ -27,7 +27,7 @@ from pasch.engine import Action, GameLog, GameState, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import RuleSet
 from pasch.rules import get as get_rules
-from pasch.storage import ABANDONED, Append, ConflictError, EventWriter, RoomRecord, RoomStore, SeatRecord
+from pasch.storage import ABANDONED, Append, ConflictError, EventWriter, RoomRecord, RoomStore, SeatRecord, StandInError
 from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of, dice_stream, new_seed
 from pasch.web._hints import compute_hint
 from pasch.web._manners import STAND_IN, ActError, waiting_for
@@ -664,6 +664,7 @@ class Service:
         pending = self._validate(room, seat, text)
         new = pending.state
         append = Append(room.id, room.seq + 1, list(pending.events), datetime.now(UTC))
+        append.stand_in = seat if seat in room.away else None  # the database checks it is still handed over
         view = state_view(new, room.seq + len(pending.events), room.views)  # before the write: the notice has it
         append.notice = self.notice(room, pending, view) if self.notice is not None else ""
         if new.is_terminal:
@@ -671,9 +672,12 @@ class Service:
             append.results = [(s, name, outcome.totals[s], outcome.ranks[s]) for s, name in enumerate(new.players)]
         try:
             await self.writer.write(append)
-        except ConflictError:
-            # Another writer took this seq: our cache is stale. Catch up from the log; nothing was applied.
+        except ConflictError as exc:
+            # Another writer took this seq, or the player a stand-in moved for came back in another process:
+            # our cache is stale. Catch up from the log; nothing was applied.
             room.match.discard(pending)
+            if isinstance(exc, StandInError):
+                self.table.came_back(room, exc.meta)
             if self.on_conflict is not None:
                 await self.on_conflict(room)
             else:

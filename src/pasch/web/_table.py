@@ -20,6 +20,7 @@ from pasch.web._manners import (
     CLOCK_MIN,
     STAND_IN,
     ActError,
+    away_of,
     clean_chat,
     host_of,
     table_info,
@@ -128,25 +129,25 @@ class Table:
             room = svc.rooms.get(room.code, room)
             if seat not in room.away:
                 return False
-            # The stand-in may have played on in another process that this one has not caught up with yet.
-            last = max(room.seq, await asyncio.to_thread(svc.store.last_seq, room.id))
-
-            def close(meta: dict[str, Any]) -> dict[str, Any]:
-                entries = []
-                for entry in meta.get("stand_ins") or []:
-                    if isinstance(entry, dict) and entry.get("seat") == seat and entry.get("to") is None:
-                        if entry.get("from", last + 1) > last:
-                            continue  # it played nothing: no entry
-                        entry = {**entry, "to": last}
-                    entries.append(entry)
-                return {**meta, "stand_ins": entries}
-
-            meta = await self._write(room, close)
+            # Closed at the log's last event, read with the room's row locked: a stand-in's move the bots' owner
+            # (maybe another process, which hears of this later) committed before counts as the stand-in's;
+            # one it writes after is refused by the database, and it drops it (Service._commit).
+            meta = await asyncio.to_thread(svc.store.record_back, room.id, seat)
+            if meta is None:
+                raise ActError("no_room", f"there is no room {room.code!r}")
             room.extra["stand_ins"] = meta.get("stand_ins", [])
             del room.away[seat]
             await svc._emit(room, {"type": "away", "seat": seat, "away": False})
             await self.arm(room)
         return True
+
+    def came_back(self, room: Room, meta: dict[str, Any]) -> None:
+        """The database refused a stand-in's move (its player is back, recorded by another process that this
+        one has not heard from yet): take the room's stand-ins from its stored ``meta``, as the refusal read
+        it, so the player, not the bot, acts next (the room's lock held)."""
+        room.extra["stand_ins"] = meta.get("stand_ins", [])
+        room.away = away_of(meta)
+        self.arm_soon(room)
 
     async def _time_out(self, code: str, key: tuple[int, int]) -> None:
         svc = self.svc
