@@ -315,12 +315,57 @@ class Relay:
             if bot and svc.leader:
                 svc.schedule_bots(room)
             return
+        if room.watchers > 0 and self._follow(room, seq):
+            if svc.leader:
+                svc.schedule_bots(room)
+            return
         busy = room.lock.locked() or (room.bot_task is not None and not room.bot_task.done())
         if room.watchers > 0 or busy or (svc.leader and _has_bots(room)):
             self._wanted[code] = max(self._wanted.get(code, 0), seq)
             self._wake.set()
         else:
             del svc.rooms[code]  # nobody here needs it: the next request reloads it from the log
+
+    def _follow(self, room: Room, seq: int) -> bool:
+        """Apply another process's commits up to ``seq`` at once, in the notification's callback, when their
+        notifications carried every one of them with its frame and nobody holds the room's lock (nothing can
+        run between the check and the end: no ``await``). False, with nothing applied: the worker catches the
+        room up (:meth:`_catch_up_many`), as it does when a replay here does not throw what was logged.
+
+        This is the common case of a room whose seats are spread over processes; it saves the worker's wake-up,
+        the lock and the bookkeeping per followed action (the replay with its dice check is the same).
+        """
+        if room.lock.locked():
+            return False
+        code = room.code
+        chain: list[int] = []
+        at = room.seq
+        while at < seq:
+            known = self._logged.get((code, at + 1))
+            if known is None or (code, known[0]) not in self._frames:
+                return False
+            chain.append(at + 1)
+            at = known[0]
+        rows = [row for first in chain for row in self._logged.pop((code, first))[1]]
+        groups = _group(rows, room.seq)
+        if groups is None or len(groups) != len(chain):
+            return False
+        for seat, texts in groups:
+            pending: Pending | None = None
+            try:
+                pending = room.match.prepare(texts[0], player=seat)  # draws the throw: the dice check
+                if [t for _, t in pending.events] != texts:
+                    raise ValueError("replayed events differ")
+            except Exception:  # the worker reads the log and rebuilds the room if it still does not replay
+                if pending is not None:
+                    room.match.discard(pending)
+                return False
+            room.match.commit(pending)
+            if pending.state.is_terminal:
+                room.status = "finished"
+            room.last_active = datetime.now(UTC)
+            self.deliver(room, self._frames.pop((code, room.seq)))
+        return True
 
     def _on_message(self, code: str, message: Any, sender: str = "") -> None:
         room = self.service.rooms.get(code)
