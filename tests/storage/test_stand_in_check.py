@@ -81,8 +81,11 @@ def test_a_stand_ins_move_after_back_is_refused_and_one_before_is_counted(engine
         # The player is back: the hand-over closes at the last logged event, which the stand-in played.
         meta = store.record_back(room, 1)
         assert meta is not None and meta["stand_ins"] == [{**_away(1, 1), "to": 2}]
-        # The stand-in's next move (decided before it knew) is refused; in the same batch, a stand-in's move in
-        # a room that still hands its seat over and a player's move elsewhere are written.
+        # The stand-in's next move (decided before it knew) is refused, alone or in a batch ...
+        with pytest.raises(StandInError):
+            await writer.write(Append(room, 3, [(1, "score chance")], now, stand_in=1))
+        # ... in which a stand-in's move in a room that still hands its seat over and a player's move
+        # elsewhere are written.
         results = await asyncio.gather(
             writer.write(Append(room, 3, [(1, "score chance")], now, stand_in=1)),
             writer.write(Append(other, 1, [(0, "roll"), (None, "throw 6 6 6 6 6")], now, stand_in=0)),

@@ -26,7 +26,7 @@ import psycopg
 import pytest
 from sqlalchemy import Engine
 
-from pasch.storage import Append, make_engine, migrate
+from pasch.storage import Append, StandInError, make_engine, migrate
 from pasch.web._manners import played_by
 from pasch.web._relay import Relay
 from pasch.web._service import Room, Service
@@ -91,6 +91,8 @@ class _Gate:
         self.reached = asyncio.Event()
         self.passes = asyncio.Semaphore(0)
         self.opened = False
+        self.refused: list[Exception] = []
+        """What the database answered the stand-in's writes it refused."""
         self._write = owner.writer.write
         owner.writer.write = self.write  # type: ignore[method-assign]
 
@@ -98,7 +100,11 @@ class _Gate:
         if append.events[0][0] == BOB and not self.opened:
             self.reached.set()
             await self.passes.acquire()
-        await self._write(append)
+        try:
+            await self._write(append)
+        except Exception as exc:
+            self.refused.append(exc)
+            raise
 
     def let_one_pass(self) -> None:
         self.passes.release()
@@ -138,6 +144,7 @@ def test_a_stand_in_move_after_a_back_in_another_process_is_refused(postgres: Po
             await _bots_done(owner, code)
             actions, stand_ins = _stored(owner, code)
             assert len(actions) == played, f"the stand-in moved after Bob's back: {actions[played:]}"
+            assert [type(e) for e in gate.refused] == [StandInError]  # the database said why (and only once)
             assert [(s["seat"], s["to"]) for s in stand_ins] == [(BOB, played)]  # closed where the log stood
             room = owner.rooms[code]
             assert room.seq == played and BOB not in room.away and owner.table.turn(room) is None
@@ -190,6 +197,7 @@ def test_a_stand_in_move_committed_just_before_the_back_is_the_stand_ins(postgre
             await _bots_done(owner, code)
             actions, stand_ins = _stored(owner, code)
             assert len(actions) == played + 2 and actions[played] == "roll"  # the roll and its throw
+            assert all(isinstance(e, StandInError) for e in gate.refused)  # its next move, if it tried one
             assert [(s["seat"], s["to"]) for s in stand_ins] == [(BOB, played + 2)]  # its roll and throw count
             assert played_by(stand_ins, BOB, played + 1) == "bot:greedy"
             # The back applies to the next decision: Bob's, not the stand-in's.
@@ -222,6 +230,7 @@ def test_on_sqlite_the_writer_checks_too_and_the_service_drops_the_move(tmp_path
             assert meta is not None and svc.rooms[code].away == {BOB: "bot:greedy"}
             gate.open()
             await _bots_done(svc, code)
+            assert [type(e) for e in gate.refused] == [StandInError]
             room = svc.rooms[code]  # reloaded from the log and its meta
             assert room.seq == played and room.away == {} and svc.table.turn(room) is None
             await svc.act(code, BOB, "roll")

@@ -267,6 +267,12 @@ class EventWriter:
                 cur.execute("BEGIN" if self._postgres else "BEGIN IMMEDIATE")
                 refused = self._refused(cur, appends)
                 appends = [a for a in appends if id(a) not in refused]
+                if not appends:  # all refused: nothing to write; end the transaction that read the rows
+                    if self._postgres:
+                        cur.execute("COMMIT")
+                    else:
+                        conn.commit()
+                    return refused
             rows = [
                 {"game_id": a.room_id, "seq": n, "seat": seat, "action": text, "created_at": a.at}
                 for a in appends
