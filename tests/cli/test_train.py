@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import socket
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ import pytest
 from pasch.bots._sheetvalue import feature_names, read_model
 from pasch.rules import get
 
-from ._helpers import Invoke
+from ._helpers import Invoke, assert_bad_input
 
 
 def test_train_writes_a_checked_model_and_its_learning_curve(invoke: Invoke, tmp_path: Path) -> None:
@@ -45,12 +47,30 @@ def test_train_refuses_single_column_rules(invoke: Invoke, tmp_path: Path) -> No
     assert "multi-column" in done.output
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here")
-def test_train_on_ray_without_ray_is_a_clear_error(invoke: Invoke, tmp_path: Path) -> None:
+def test_train_on_ray_without_ray_is_a_clear_error(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed: its import fails
     done = invoke(["train", "--rules", "jetsi", "--games", "5", "--ray", "auto", "--out", str(tmp_path / "x.json")])
-    assert done.exit_code == 2
-    assert "pasch[train]" in done.output
+    assert_bad_input(done, "pasch[train]")
     assert not (tmp_path / "x.json").exists()
+
+
+NO_RAY = importlib.util.find_spec("ray") is None
+
+
+@pytest.mark.skipif(NO_RAY, reason="Ray is not installed (the train extra); without it --ray gives the hint above")
+def test_train_on_ray_refuses_a_malformed_or_unreachable_address_at_once(invoke: Invoke, tmp_path: Path) -> None:
+    out = tmp_path / "x.json"
+    base = ["train", "--rules", "jetsi", "--games", "5", "--generations", "1", "--out", str(out)]
+    for address in ("nonsense", "local", "127.0.0.1:99999", "ray://:80"):
+        assert_bad_input(invoke([*base, "--ray", address]), f"--ray {address}: want the address of a running Ray head")
+    with socket.socket() as closed:  # bound, not listening: a connection to it is refused
+        closed.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{closed.getsockname()[1]}"
+        assert_bad_input(invoke([*base, "--ray", address]), f"--ray {address}: cannot reach", "is a Ray head running?")
+    assert_bad_input(invoke([*base, "--ray", "auto", "--jobs", "2"]), "--jobs", "--ray")
+    assert not out.exists()
 
 
 def test_model_checks_the_shipped_file_or_says_none_ships(invoke: Invoke) -> None:

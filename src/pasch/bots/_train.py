@@ -22,7 +22,12 @@ imported then). The dice of game ``i`` of generation ``g`` come from ``default_r
 
 from __future__ import annotations
 
+import logging
 import math
+import socket
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -36,9 +41,19 @@ from pasch.bots._multi import MultiColumnBot
 from pasch.bots._sheetvalue import SheetModel, feature_names, features, sheet_arrays
 from pasch.dice import space, transition_tables
 from pasch.engine import GameState, Keep, Roll, Throw, new_game
+from pasch.errors import PaschError
 from pasch.rules import RuleSet, get
 
-__all__ = ["Generation", "TrainResult", "first_throw_mean", "play_games", "throw_value", "train"]
+__all__ = [
+    "ClusterError",
+    "Generation",
+    "TrainResult",
+    "check_ray_cluster",
+    "first_throw_mean",
+    "play_games",
+    "throw_value",
+    "train",
+]
 
 F64 = npt.NDArray[np.float64]
 
@@ -201,21 +216,110 @@ def local_runner(jobs: int) -> Runner:
     return run
 
 
-def ray_runner(address: str) -> Runner:
-    """Chunks of games as Ray tasks on the cluster at ``address`` (``ray`` is imported here only).
+class ClusterError(PaschError):
+    """The Ray cluster named by ``--ray`` cannot be used: a malformed address, nothing answering there, not a
+    Ray head, or the cluster failing during the run."""
+
+
+RAY_CONNECT_TIMEOUT = 30.0  # seconds for a cluster to answer before --ray gives up
+
+_RAY_CHECK = (
+    "import sys, ray; ray.init(address=sys.argv[1], logging_level='ERROR', log_to_driver=False); ray.shutdown()"
+)
+
+
+def _ray_endpoint(address: str) -> tuple[str, int] | None:
+    """The (host, port) that ``address`` names (None for ``auto``: Ray looks it up).
+
+    Raises:
+        ClusterError: not ``HOST:PORT``, ``ray://HOST:PORT`` or ``auto``.
+    """
+    if address == "auto":
+        return None
+    rest = address.removeprefix("ray://")
+    host, sep, port = rest.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClusterError(
+            f"--ray {address}: want the address of a running Ray head, HOST:PORT as 'ray start --head' "
+            "prints it (ray://HOST:PORT for Ray Client, or auto)"
+        )
+    return host, int(port)
+
+
+def check_ray_cluster(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
+    """Check that a Ray cluster answers at ``address`` within ``timeout`` seconds, without touching this process.
+
+    A TCP connection first (a quick, exact message for a wrong host or port), then ``ray.init`` in a child
+    process, killed after ``timeout``: in this process ``ray.init`` retries a silent or non-Ray address for
+    minutes and cannot be interrupted.
+
+    Raises:
+        ClusterError: the address is malformed, nothing answers there, or it is not a Ray cluster.
+    """
+    endpoint = _ray_endpoint(address)
+    if endpoint is not None:
+        host, port = endpoint
+        try:
+            socket.create_connection((host, port), timeout=min(5.0, timeout)).close()
+        except socket.gaierror:
+            raise ClusterError(f"--ray {address}: unknown host {host!r}") from None
+        except TimeoutError:
+            raise ClusterError(f"--ray {address}: no answer from {host}:{port} within 5 s") from None
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            raise ClusterError(f"--ray {address}: cannot reach {host}:{port} ({why}); is a Ray head running?") from None
+    with tempfile.TemporaryFile() as log:
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", _RAY_CHECK, address],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise ClusterError(
+                f"--ray {address}: no Ray cluster answered within {timeout:.0f} s (is it a Ray head's address?)"
+            ) from None
+        if done.returncode != 0:
+            log.seek(0)
+            lines = [ln.strip() for ln in log.read().decode(errors="replace").splitlines() if ln.strip()]
+            why = lines[-1] if lines else f"exit status {done.returncode}"
+            raise ClusterError(f"--ray {address}: cannot connect: {why}")
+
+
+def ray_runner(address: str, *, timeout: float = RAY_CONNECT_TIMEOUT) -> Runner:
+    """Chunks of games as Ray tasks on the running cluster at ``address`` (``ray`` is imported here only).
+
+    Every node needs this version of pasch installed. The games are seeded per game, so the result equals
+    :func:`local_runner`'s.
 
     Raises:
         ImportError: Ray is not installed (the ``pasch[train]`` extra).
+        ClusterError: no usable cluster at ``address`` (see :func:`check_ray_cluster`); or, from the runner, the
+            cluster failed during the run (a task's own exception is raised as itself, as locally).
     """
     import ray
 
-    ray.init(address=address, ignore_reinit_error=True)
+    check_ray_cluster(address, timeout)
+    try:
+        ray.init(address=address, ignore_reinit_error=True, logging_level=logging.WARNING)
+    except (ConnectionError, RuntimeError) as exc:
+        raise ClusterError(f"--ray {address}: cannot connect: {exc}") from None
     remote = ray.remote(play_games)
 
     def run(
         rules_id: str, weights: list[float] | None, seed: int, generation: int, chunks: list[list[int]]
     ) -> list[list[tuple[F64, F64, float, float]]]:
-        got: Any = ray.get([remote.remote(rules_id, weights, seed, generation, c) for c in chunks])
+        try:
+            got: Any = ray.get([remote.remote(rules_id, weights, seed, generation, c) for c in chunks])
+        except ray.exceptions.RayTaskError:
+            raise  # the task's own exception (also an instance of its class), as with local processes
+        except ray.exceptions.RayError as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ClusterError(f"--ray {address}: the cluster failed during the run: {first}") from None
         return list(got)
 
     return run

@@ -37,7 +37,12 @@ def train_cmd(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=256, help="Local worker processes (default 1).")] = 1,
     ray: Annotated[
         str | None,
-        typer.Option("--ray", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS (needs Ray)."),
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Play on the running Ray cluster at ADDRESS: HOST:PORT of its head, ray://HOST:PORT or auto "
+            "(needs the train extra and pasch on every node; the same results as locally).",
+        ),
     ] = None,
     ridge: Annotated[float, typer.Option("--ridge", min=0.0, help="Ridge penalty per row.")] = 1e-4,
     scale: Annotated[
@@ -56,6 +61,8 @@ def train_cmd(
         from pasch.bots.training import Generation, SheetModel, local_runner, ray_runner, save_model, train
 
         if ray is not None:
+            if jobs > 1:
+                fail("--jobs sets local processes; with --ray the cluster's CPUs play the games: give one of them")
             try:
                 runner = ray_runner(ray)
             except ImportError:
