@@ -207,12 +207,6 @@ class RoomStore:
             value = session.scalar(select(GameRow.meta).where(GameRow.id == room_id))
         return dict(value) if isinstance(value, dict) else None
 
-    def last_seq(self, room_id: int) -> int:
-        """The ``seq`` of a room's last logged event (0: none), whichever process wrote it."""
-        with Session(self.engine) as session:
-            value = session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == room_id))
-        return int(value or 0)
-
     def claims(self, room_id: int) -> list[tuple[int, str | None, bool]]:
         """(seat, token hash, claimed) of every seat: another process may have given a seat away."""
         with Session(self.engine) as session:
