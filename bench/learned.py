@@ -1,10 +1,12 @@
 """Issue 28, item 3: solo means of the multi-column bots, base against learned, on the same seeded dice.
 
 Usage: ``python bench/learned.py [--rules jetsi kniffel-3 kniffel-4] [--bots base learned] [--games 2000]
-[--first 0] [--seed 2029] [--jobs 1] [--dir bench/out/learned] [--model FILE] [--scale 1.0]``, then
-``python bench/learned.py --report`` to print the table from what the runs wrote. A bot named other than
-``base`` plays with the shipped model, or with ``--model FILE`` (a ``pasch train`` output) whose weights are
-multiplied by ``--scale``; its name only names its CSV.
+[--first 0] [--seed 2029] [--jobs 1] [--dir bench/out/learned] [--model FILE] [--scale 1.0] [--set KEY=VALUE
+...]``, then ``python bench/learned.py --report`` to print the table from what the runs wrote. A bot named other
+than ``base`` plays with the shipped model, or with ``--model FILE`` (a ``pasch train`` output) whose weights are
+multiplied by ``--scale``; ``--set`` overrides its settings (``slack_factor``, ``announced_slot``,
+``announced_slack``: e.g. ``--bots ann --set announced_slack=0.5`` for kniffel-4's announced-column table); its
+name only names its CSV.
 
 Game ``g`` of a rule set throws from one table of dice drawn from ``default_rng([seed, g])`` (``U[turn, throw,
 die]``: the ``m``-th throw of the ``t``-th turn shows the first dice of ``U[t, m]``; the table of
@@ -59,17 +61,23 @@ from pasch.rules import get
 from rollout import _dice, _run
 
 RULES = ("jetsi", "kniffel-3", "kniffel-4")
+_SETTINGS = ("slack_factor", "announced_slot", "announced_slack")
 FIELDS = ("game", "total", "luck", "decisions", "decide_s", "wall_s")
 
 _BOTS: dict[tuple[str, str], MultiColumnBot] = {}
 _JUDGE: list[MultiColumnBot] = []
 
 
-def _bot(rid: str, name: str, model: str | None, scale: float) -> MultiColumnBot:
-    """``base``: the plain per-column sum; anything else: the shipped model, or ``model`` (a file) times ``scale``."""
+def _bot(
+    rid: str, name: str, model: str | None, scale: float, settings: tuple[tuple[str, float], ...] = ()
+) -> MultiColumnBot:
+    """``base``: the plain per-column sum; anything else: the shipped model, or ``model`` (a file) times ``scale``;
+    with ``settings`` (``--set``), the bot's settings overridden and the shipped model used where one ships."""
     if (rid, name) not in _BOTS:
         if name == "base":
             _BOTS[rid, name] = MultiColumnBot(learned=False)
+        elif settings and model is None and scale == 1.0:
+            _BOTS[rid, name] = MultiColumnBot(**dict(settings))  # type: ignore[arg-type]
         elif model is None and scale == 1.0:
             _BOTS[rid, name] = MultiColumnBot(learned=True)
         else:
@@ -77,17 +85,24 @@ def _bot(rid: str, name: str, model: str | None, scale: float) -> MultiColumnBot
             m = read_model(rules, Path(model)) if model is not None else load_model(rules)
             if m is None:
                 raise SystemExit(f"{rid}: no model ships; give --model FILE")
-            _BOTS[rid, name] = MultiColumnBot(model=SheetModel(rules, m.weights * scale, m.meta))
+            sheet = SheetModel(rules, m.weights * scale, m.meta)
+            _BOTS[rid, name] = MultiColumnBot(model=sheet, **dict(settings))  # type: ignore[arg-type]
     return _BOTS[rid, name]
 
 
 def play(
-    rid: str, bot_name: str, seed: int, g: int, model: str | None = None, scale: float = 1.0
+    rid: str,
+    bot_name: str,
+    seed: int,
+    g: int,
+    model: str | None = None,
+    scale: float = 1.0,
+    settings: tuple[tuple[str, float], ...] = (),
 ) -> tuple[int, float, float, int, float, float]:
     """Game ``g`` of ``rid`` by ``bot_name`` on the dice of ``[seed, g]``: the CSV row."""
     start = time.perf_counter()
     rules = get(rid)
-    bot = _bot(rid, bot_name, model, scale)
+    bot = _bot(rid, bot_name, model, scale, settings)
     if not _JUDGE:
         _JUDGE.append(MultiColumnBot(learned=False))
     rng = np.random.default_rng(0)
@@ -107,7 +122,15 @@ def play(
 
 
 def run(
-    rid: str, bot_name: str, seed: int, games: range, jobs: int, out: Path, model: str | None, scale: float
+    rid: str,
+    bot_name: str,
+    seed: int,
+    games: range,
+    jobs: int,
+    out: Path,
+    model: str | None,
+    scale: float,
+    settings: tuple[tuple[str, float], ...] = (),
 ) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     new = not out.exists()
@@ -117,7 +140,7 @@ def run(
         if new:
             w.writerow(FIELDS)
         n = len(games)
-        args = ([rid] * n, [bot_name] * n, [seed] * n, games, [model] * n, [scale] * n)
+        args = ([rid] * n, [bot_name] * n, [seed] * n, games, [model] * n, [scale] * n, [settings] * n)
         for i, row in enumerate(pool.map(play, *args, chunksize=8)):
             w.writerow([row[0], row[1], f"{row[2]:.4f}", row[3], f"{row[4]:.4f}", f"{row[5]:.4f}"])
             if (i + 1) % 100 == 0:
@@ -171,6 +194,13 @@ def main() -> None:
     ap.add_argument("--bots", nargs="+", default=["base", "learned"], help="base, learned or any name (a model)")
     ap.add_argument("--model", help="the learned bots' model file (default: the shipped one)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply the model's weights (a damped correction)")
+    ap.add_argument(
+        "--set",
+        nargs="+",
+        default=[],
+        metavar="KEY=VALUE",
+        help="the bots' settings other than base (slack_factor, announced_slot, announced_slack)",
+    )
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--seed", type=int, default=2029)
@@ -178,11 +208,21 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, default=Path("bench/out/learned"))
     ap.add_argument("--report", action="store_true", help="print the table of what is in --dir and stop")
     args = ap.parse_args()
+    settings: list[tuple[str, float]] = []
+    for item in args.set:
+        key, _, value = item.partition("=")
+        if key not in _SETTINGS:
+            ap.error(f"--set {item}: settings are {', '.join(_SETTINGS)}")
+        try:
+            settings.append((key, float(value)))
+        except ValueError:
+            ap.error(f"--set {item}: {value!r} is not a number")
     if not args.report:
         for rid in args.rules:
             for b in args.bots:
                 games = range(args.first, args.first + args.games)
-                run(rid, b, args.seed, games, args.jobs, args.dir / f"{rid}.{b}.csv", args.model, args.scale)
+                out = args.dir / f"{rid}.{b}.csv"
+                run(rid, b, args.seed, games, args.jobs, out, args.model, args.scale, tuple(settings))
     report(args.dir, args.seed)
 
 

@@ -5,9 +5,11 @@ exact single-column tables with an exact search over the current turn:
 
 1. **Column values.** Each column gets the exact table of its own fill order under the game's base
    rules: a top-down column the ``+forced`` table, a bottom-up column the ``+upward`` table, a free
-   column the free table. The announced column of kniffel-4 has no exact table; it is valued with the
-   free table (an optimistic approximation: a free column may choose its box after the last throw,
-   an announced one must choose after the first).
+   column the free table. The announced column of kniffel-4 is valued with the free table (an optimistic
+   approximation: a free column may choose its box after the last throw, an announced one must choose
+   after the first), corrected per entry (step 3). ``announced_slack > 0`` values it instead with its exact
+   slack table (:func:`announced_table`: the column alone, announcing after the first throw or passing),
+   like the fixed-order columns in step 2; measured, it did not play better (see :data:`TUNED`).
 2. **Slack of the fixed-order columns.** Played alone, a top-down or bottom-up column must take every
    turn's dice; in a multi-column game ``s = T - n`` of the ``T`` turns left go elsewhere, so it can
    wait for dice that suit its next box. Such a column is valued with its exact *slack table*
@@ -49,6 +51,8 @@ with the engine, the bot falls back to the legal entry paying most now (``fallba
 from __future__ import annotations
 
 import dataclasses
+import math
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -134,12 +138,113 @@ class _Column:
         return out
 
 
+ANNOUNCED_VERSION = 2
+
+
+def announced_table(solver: Solver, max_slack: int) -> npt.NDArray[np.float32]:
+    """The slack table ``W[mask, upper, s]`` of an announced column (kniffel-4), from the cache or built.
+
+    The column played alone with up to ``s`` passes: every turn the first throw is seen, then either a box
+    ``b`` of the open ones is announced and the next throws are played for it (a lower box for its best
+    expected points, an upper box keeping every die of its face, which is optimal because more of the face
+    is never worse) and the dice go into ``b``, or, while passes are left, the turn is passed (it goes to
+    another column). ``solver`` is the free column's solver of the same base rules (its points, jokers and upper
+    bonus). The extra points of a second five-alike are left out (a slight underestimate). Built in numpy
+    over the ``2^n`` masks (about a minute for kniffel-classic and 20 slack levels); stored in
+    :func:`pasch.solver.cache_dir` as ``announced-<rules>-v<version>-s<slack>.npy``.
+    """
+    from pasch.solver import cache_dir
+
+    rules = solver.rules
+    p = solver.prep
+    nb = len(rules.categories)
+    shape = (1 << nb, p.threshold + 1, max_slack + 1)
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in rules.id)[:60]
+    path = cache_dir() / f"announced-{safe}-v{ANNOUNCED_VERSION}-s{max_slack}.npy"
+    try:
+        got = np.load(path, allow_pickle=False)
+        if got.shape == shape and got.dtype == np.float32:
+            return got  # type: ignore[no-any-return]
+    except (OSError, ValueError):
+        pass
+    values = _build_announced(solver, max_slack).astype(np.float32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(tmp, values)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache only costs a rebuild next time
+    return values
+
+
+def _build_announced(solver: Solver, max_slack: int, filled: int = 0) -> F64:
+    """:func:`announced_table`'s values, computed for the masks holding every box of ``filled`` (others 0)."""
+    p = solver.prep
+    rules = solver.rules
+    nb, nd = len(rules.categories), rules.dice
+    sp = space(nd, rules.faces)
+    trans, rsub, valid, _ = transition_tables(nd, rules.faces)
+    prob = sp.roll_probabilities_array()
+    thr = p.threshold
+    n_rolls = len(sp.rolls)
+    up = p.row_up[p.rowsel[0, 0]].astype(np.int64)  # [roll, box] upper points
+    faces = up.max(axis=0) // nd  # an upper box's face, 0 for a lower box
+    counts = np.array([[roll.count(f) for f in range(1, rules.faces + 1)] for roll in sp.rolls])
+    best: dict[tuple[int, bytes], F64] = {}
+
+    def aim(b: int, ctx: npt.NDArray[np.int64]) -> F64:
+        """A lower box's best expected points after the first throw (its scoring context: jokers)."""
+        key = (b, ctx.tobytes())
+        if key not in best:
+            pts = p.cval[ctx, 0, np.arange(n_rolls), b].astype(np.float64)
+            v = pts.copy()
+            for _ in range(rules.throws - 1):
+                e = trans @ v
+                v = np.maximum(pts, np.where(valid, e[rsub], _NEG).max(axis=1))
+            best[key] = v
+        return best[key]
+
+    q = 1 - (1 - 1 / rules.faces) ** (rules.throws - 1)  # a re-thrown die shows the face within the throws left
+    grow = np.zeros((nd + 1, nd + 1))
+    for c in range(nd + 1):
+        for k in range(nd - c + 1):
+            grow[c, c + k] = math.comb(nd - c, k) * q**k * (1 - q) ** (nd - c - k)
+    n_s = max_slack + 1
+    w = np.zeros((1 << nb, thr + 1, n_s))
+    uu = np.arange(thr + 1)
+    for mask in range((1 << nb) - 2, -1, -1):
+        if mask & filled != filled:
+            continue
+        a = np.full((thr + 1, n_rolls, n_s), _NEG)
+        ctx = solver.contexts(mask, 0)[0]
+        for b in range(nb):
+            if mask >> b & 1:
+                continue
+            nxt = w[mask | 1 << b]
+            f = int(faces[b])
+            if f:
+                gain = f * np.arange(nd + 1)
+                total = uu[:, None] + gain[None, :]
+                g = gain[None, :] + np.where((uu[:, None] < thr) & (total >= thr), p.bonus, 0)
+                q_b = np.einsum("cn,uns->ucs", grow, g[:, :, None] + nxt[np.minimum(total, thr)])
+                np.maximum(a, q_b[:, counts[:, f - 1], :], out=a)
+            else:
+                np.maximum(a, aim(b, ctx)[None, :, None] + nxt[:, None, :], out=a)
+        ws = w[mask]
+        ws[:, 0] = a[:, :, 0] @ prob
+        for s in range(1, n_s):
+            ws[:, s] = np.maximum(a[:, :, s], ws[:, s - 1, None]) @ prob
+    return w
+
+
 @dataclass(frozen=True)
 class Settings:
     """Tuned knobs of the multi-column bot (see the module docstring)."""
 
     slack_factor: float = 0.7  # share of a fixed-order column's slack credited (0: plain forced tables)
     announced_slot: float = -10.0  # points per announced box, scaled by the share of boxes still open
+    announced_slack: float = 0.0  # share of the announced column's slack credited (0: its free table instead)
 
 
 TUNED: dict[str, Settings] = {
@@ -157,7 +262,14 @@ the four best entries, larger slack factors (1.0 starves the free column), a tab
 played alone (box chosen after the first throw; exact without extra points, checked against a plain
 recursive reference; 950.9 +- 7.2 against 954.5 +- 7.3 over 1,000 games; see the git history), and
 slack levels for the free column too (the solver's kernel with a "pass" floor, one build per level; kniffel-3
-707.3 +- 6.7 and 703.9 +- 6.6 for factors 0.7 and 0.4 against 711.7 +- 6.5 without)."""
+707.3 +- 6.7 and 703.9 +- 6.6 for factors 0.7 and 0.4 against 711.7 +- 6.5 without).
+
+The announced column's exact slack table (``announced_slack``, issue 28) was measured on kniffel-4's games
+0-999 of ``bench/learned.py`` (seed 2029), paired and luck-adjusted against these settings: factor 0.5 with
+the slot -10 -1.0 +- 1.1, with slot 0 -4.6 +- 1.1, with slot -20 -23.1 +- 1.3 (800 games); factor 1.0 with
+slot -10 0.0 +- 1.2. The table predicts the column's mean in play well (W = 242.3 at the start, credited
+slack 19; the column scores 241-243 in play) where the free table says 253.3, yet no setting played
+better, so it stays off."""
 
 
 @dataclass
@@ -190,6 +302,7 @@ class MultiColumnBot(Bot):
         *,
         slack_factor: float | None = None,
         announced_slot: float | None = None,
+        announced_slack: float | None = None,
         learned: bool | None = None,
         model: SheetModel | None = None,
     ) -> None:
@@ -199,9 +312,11 @@ class MultiColumnBot(Bot):
         self._models: dict[str, SheetModel | None] = {}
         self.slack_factor = slack_factor
         self.announced_slot = announced_slot
+        self.announced_slack = announced_slack
         self.fallbacks = 0
         self._columns: dict[tuple[str, Order], _Column] = {}
         self._slacks: dict[tuple[str, Order, int], SlackTable] = {}
+        self._announced: dict[tuple[str, int], npt.NDArray[np.float32]] = {}
         self._cache: dict[tuple[object, ...], Any] = {}
 
     def settings(self, rules: RuleSet) -> Settings:
@@ -210,6 +325,7 @@ class MultiColumnBot(Bot):
         return Settings(
             base.slack_factor if self.slack_factor is None else self.slack_factor,
             base.announced_slot if self.announced_slot is None else self.announced_slot,
+            base.announced_slack if self.announced_slack is None else self.announced_slack,
         )
 
     def model(self, rules: RuleSet) -> SheetModel | None:
@@ -291,6 +407,46 @@ class MultiColumnBot(Bot):
         up_arr = np.asarray(up, dtype=np.int64)[None, :, None]
         return np.asarray(d, dtype=np.float64)[None, :, None], [box], zero, up_arr
 
+    def _announced_table(self, rules: RuleSet) -> npt.NDArray[np.float32] | None:
+        """The announced column's slack table (:func:`announced_table`), None where not used."""
+        ann = rules.announced_column
+        factor = self.settings(rules).announced_slack
+        if ann is None or not factor or rules.sharp:
+            return None
+        most = int(factor * (rules.n_columns - 1) * len(rules.categories))
+        key = (rules.id, most)
+        if key not in self._announced:
+            self._announced[key] = announced_table(self._column(rules, Order.ANNOUNCED).solver, most)
+        return self._announced[key]
+
+    def _announced_entries(
+        self, rules: RuleSet, w: npt.NDArray[np.float32], scores: tuple[int | None, ...], t_open: int
+    ) -> tuple[F64, list[int], npt.NDArray[np.int64]]:
+        """Entry values of the announced column valued with its slack table, as :meth:`_slack_entries` does:
+        ``points + W[after, s] - W[before, s - 1]`` with ``s`` the credited slack (``announced_slack`` of the
+        turns left beyond its open boxes)."""
+        col = self._column(rules, Order.ANNOUNCED)
+        p = col.p
+        mask, flag, upper = col.key(scores)
+        open_boxes = [i for i, v in enumerate(scores) if v is None]
+        ob = np.array(open_boxes, np.int64)
+        s_raw = t_open - len(open_boxes)
+        f = self.settings(rules).announced_slack
+        top = w.shape[2] - 1
+        s_now = min(int(f * s_raw), top)
+        s_pass = min(int(f * (s_raw - 1)), top) if s_raw > 0 else s_now
+        ctx, _ = col.solver.contexts(mask, flag)
+        r_idx = np.arange(col.n_rolls)[:, None]
+        sel = (ctx[:, None], 0, r_idx, ob[None, :])
+        up = p.row_up[p.rowsel[sel]].astype(np.int64)
+        gain = (up + p.cval[sel]).astype(np.float64)
+        thr = p.threshold
+        if thr > 0 and upper < thr:
+            gain = gain + np.where(upper + up >= thr, p.bonus, 0)
+        after = w[mask | (1 << ob)[None, :], np.minimum(upper + up, thr), s_now]
+        d = gain + after - float(w[mask, upper, s_pass])
+        return d[None, :, :], open_boxes, up[None, :, :]
+
     # -- the turn -------------------------------------------------------------------------------
     def _plan(self, rules: RuleSet, end: F64) -> _Plan:
         trans, rsub, valid, empty = transition_tables(rules.dice, rules.faces)
@@ -339,9 +495,13 @@ class MultiColumnBot(Bot):
                 continue
             col = self._column(rules, order)
             slack = self._slack(rules, order)
+            table = self._announced_table(rules) if c == ann else None
             if slack is not None:
                 d, open_boxes, zero, up = self._slack_entries(rules, slack, scores, t_after + 1)
                 zeros = [zero]
+            elif table is not None:
+                d, open_boxes, up = self._announced_entries(rules, table, scores, t_after + 1)
+                zeros = []
             else:
                 d, open_boxes, up = col.entries(scores)
                 zeros = col.zero_entries(scores) if c != ann else []
@@ -408,6 +568,12 @@ class MultiColumnBot(Bot):
             col = self._column(rules, order)
             mask, flag, upper = col.key(scores)
             slack = self._slack(rules, order)
+            table = self._announced_table(rules) if order is Order.ANNOUNCED else None
+            if table is not None:
+                s_raw = t_open - scores.count(None)
+                a_factor = self.settings(rules).announced_slack
+                total += float(table[mask, upper, min(int(a_factor * s_raw), table.shape[2] - 1)])
+                continue
             if slack is None:
                 total += float(col.values[mask, flag, upper])
                 continue

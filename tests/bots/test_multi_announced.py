@@ -1,0 +1,70 @@
+"""The announced column's slack table (kniffel-4): exact where it can be checked, and what passes are worth."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import numpy as np
+import pytest
+
+from pasch.bots._multi import _build_announced
+from pasch.rules import Order, get
+from pasch.solver import Solver
+
+
+@pytest.fixture(scope="module")
+def free() -> Solver:
+    rules = get("kniffel-4")
+    return Solver.load(dataclasses.replace(rules, columns=(Order.FREE,), id="kniffel-4.free"))
+
+
+def test_one_open_box_is_the_free_columns_exact_value(free: Solver) -> None:
+    # With one box open, announcing it after the first throw loses nothing: the free table is exact there
+    # (flag 0: no five-alike scored yet, so no extra points either way).
+    n = len(free.rules.categories)
+    full = (1 << n) - 1
+    for box in (0, 3, 5, 6, 8, 9, 11, 12):
+        w = _build_announced(free, 1, filled=full & ~(1 << box))
+        mask = full & ~(1 << box)
+        for upper in (0, 40, 55, 62, 63):
+            want = float(free.values[mask, 0, upper])
+            assert w[mask, upper, 0] == pytest.approx(want, abs=1e-3), (box, upper)
+
+
+def test_two_open_boxes_match_a_brute_force_reference(free: Solver) -> None:
+    # Two lower boxes open, no passes: announce the better box for the first throw, then the other one.
+    from pasch.dice import space, transition_tables
+
+    rules = free.rules
+    n = len(rules.categories)
+    full = (1 << n) - 1
+    sp = space(rules.dice, rules.faces)
+    trans, rsub, valid, _ = transition_tables(rules.dice, rules.faces)
+    prob = sp.roll_probabilities_array()
+    p = free.prep
+    rolls = np.arange(len(sp.rolls))
+
+    def aim(b: int, mask: int) -> np.ndarray:
+        # The box's points in the scoring context of ``mask`` (a five-alike may be a joker once box 11 is filled).
+        pts = p.cval[free.contexts(mask, 0)[0], 0, rolls, b].astype(np.float64)
+        v = pts.copy()
+        for _ in range(rules.throws - 1):
+            e = trans @ v
+            v = np.maximum(pts, np.where(valid, e[rsub], -1e18).max(axis=1))
+        return v
+
+    for a, b in itertools.combinations((6, 8, 9, 11, 12), 2):
+        mask = full & ~(1 << a) & ~(1 << b)
+        w = _build_announced(free, 2, filled=mask)
+        ea, eb = aim(a, mask), aim(b, mask)
+        va, vb = float(aim(a, mask | 1 << b) @ prob), float(aim(b, mask | 1 << a) @ prob)
+        want = float(np.maximum(ea + vb, eb + va) @ prob)
+        assert w[mask, 0, 0] == pytest.approx(want, abs=1e-9)
+        # A pass can only help, and with a pass the first throw may be skipped once.
+        assert w[mask, 0, 0] <= w[mask, 0, 1] <= w[mask, 0, 2]
+        # With one pass: skip a first throw (keeping the pass's worth of the same two boxes) or use it.
+        va1 = float(np.maximum(aim(a, mask | 1 << b), va) @ prob)
+        vb1 = float(np.maximum(aim(b, mask | 1 << a), vb) @ prob)
+        one_pass = float(np.maximum(np.maximum(ea + vb1, eb + va1), want) @ prob)
+        assert w[mask, 0, 1] == pytest.approx(one_pass, abs=1e-9)
