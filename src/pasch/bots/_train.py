@@ -16,8 +16,9 @@ generation ``g``'s games (one in five held out to report the fit), so each gener
 the one before (approximate policy iteration). Rows with one column open have zero features and are left
 out: the correction is zero there by construction.
 
-Games are spread over ``jobs`` local processes, or over a Ray cluster given its address (``ray`` is only
-imported then). The dice of game ``i`` of generation ``g`` come from ``default_rng([seed, g, i])``.
+Games are spread over ``jobs`` local processes, or over a running Ray cluster given its address (``ray`` is only
+imported then; :func:`check_ray_cluster` refuses an unusable address in bounded time). The dice of game ``i`` of
+generation ``g`` come from ``default_rng([seed, g, i])``, whoever plays it, so every way gives the same model.
 """
 
 from __future__ import annotations
@@ -260,12 +261,13 @@ def check_ray_cluster(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Non
     endpoint = _ray_endpoint(address)
     if endpoint is not None:
         host, port = endpoint
+        wait = min(5.0, timeout)
         try:
-            socket.create_connection((host, port), timeout=min(5.0, timeout)).close()
+            socket.create_connection((host, port), timeout=wait).close()
         except socket.gaierror:
             raise ClusterError(f"--ray {address}: unknown host {host!r}") from None
         except TimeoutError:
-            raise ClusterError(f"--ray {address}: no answer from {host}:{port} within 5 s") from None
+            raise ClusterError(f"--ray {address}: no answer from {host}:{port} within {wait:g} s") from None
         except OSError as exc:
             why = exc.strerror or str(exc)
             raise ClusterError(f"--ray {address}: cannot reach {host}:{port} ({why}); is a Ray head running?") from None
