@@ -16,6 +16,7 @@ points x 2 bytes = 368 MB, ``yatzy`` 958,976 x 375 x 2 = 719 MB (the stated disk
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -322,10 +323,10 @@ def _quantised_table(
         if got is not None:
             return got, sidx, 0.0
     start = time.perf_counter()
-    theta, sidx = build()
+    built = list(build())
     seconds = time.perf_counter() - start
-    q = quantise(theta)
-    del theta
+    sidx = built.pop()
+    q = quantise_consuming(built)
     if use_cache:
         with contextlib.suppress(OSError):
             store_array(path, q, {**meta, "build_seconds": seconds})
@@ -536,6 +537,38 @@ def quantise(theta: npt.NDArray[Any], rows: int = 1 << 14) -> npt.NDArray[np.uin
     out: npt.NDArray[np.uint16] = np.empty(theta.shape, np.uint16)
     for lo in range(0, theta.shape[0], rows):
         out[lo : lo + rows] = np.rint(np.clip(theta[lo : lo + rows], 0.0, 1.0) * QUANT)
+    return out
+
+
+def quantise_consuming(holder: list[npt.NDArray[Any]], rows: int = 1 << 14) -> npt.NDArray[np.uint16]:
+    """:func:`quantise` of ``holder``'s one table, written over the table's own buffer, which is then shrunk.
+
+    ``holder`` hands the table over (it is emptied): no other reference may be left, so that the buffer can
+    be reused. Each block of ``rows`` rows is quantised into a temporary and then written to the bytes of
+    rows that are already read (the uint16 row ``i`` lies in the first ``2 / itemsize`` of the float row
+    ``i``'s place), and the buffer is shrunk in place (``ndarray.resize``: ``realloc``, which returns the
+    tail of a large block to the system without copying). A build's peak is then the float table and one
+    block (twice the stored table for float32) instead of the float table and the result (three times).
+    Falls back to :func:`quantise` when the buffer cannot be reused (a view, another reference).
+    """
+    theta = holder.pop()
+    if (
+        theta.dtype.kind != "f"
+        or theta.ndim != 2
+        or not theta.flags.c_contiguous
+        or not theta.flags.owndata
+        or sys.getrefcount(theta) > 2  # the local name and getrefcount's argument
+    ):
+        return quantise(theta, rows)
+    n, w = theta.shape
+    flat_out = theta.reshape(-1).view(np.uint8)[: n * w * 2].view(np.uint16).reshape(n, w)
+    for lo in range(0, n, rows):
+        block = np.rint(np.clip(theta[lo : lo + rows], 0.0, 1.0) * QUANT).astype(np.uint16)
+        flat_out[lo : lo + rows] = block  # overwrites only rows of this block or earlier ones
+    del flat_out
+    keep = -(-n * w * 2 // theta.dtype.itemsize)  # elements of the old type that hold the result
+    theta.resize((keep,), refcheck=False)
+    out: npt.NDArray[np.uint16] = theta.view(np.uint8)[: n * w * 2].view(np.uint16).reshape(n, w)
     return out
 
 
