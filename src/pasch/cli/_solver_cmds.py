@@ -354,8 +354,8 @@ ANNOUNCE_BYTES = 50 * 1024 * 1024
 
 def announce_tables(files: Any, paths: tuple[Any, ...]) -> None:
     """Say on stderr, before a build starts, what the threshold (and survival) tables about to be built take:
-    disk, and memory while one is built (about three times one table). Nothing when they are stored already or
-    small."""
+    disk, and memory while they are built (twice one table for the float table being built, and one more for a
+    table built before it in the same process). Nothing when they are stored already or small."""
     missing = [path for path in paths if not files.stored(path)]
     size = files.table_nbytes * len(missing)
     if not missing or size <= ANNOUNCE_BYTES:
@@ -365,7 +365,8 @@ def announce_tables(files: Any, paths: tuple[Any, ...]) -> None:
     kinds = " and ".join("threshold" if path == files.target else "survival" for path in missing)
     err_console().print(
         f"pasch: building the {kinds} table{'s' if len(missing) > 1 else ''} of {files.rules} once: "
-        f"{size / 1e6:,.0f} MB on disk, about {3 * files.table_nbytes / 1e9:.1f} GB of memory while one is built "
+        f"{size / 1e6:,.0f} MB on disk, about {(1 + len(missing)) * files.table_nbytes / 1e9:.1f} GB of memory "
+        "while built "
         "(half a minute or more for a full-size rule set; then cached)…",
         highlight=False,
     )

@@ -532,8 +532,8 @@ class TargetTable:
 
 def quantise(theta: npt.NDArray[Any], rows: int = 1 << 14) -> npt.NDArray[np.uint16]:
     """Probabilities as uint16 (``round(p * 65535)``), a block of ``rows`` rows at a time: the float
-    temporaries of one block, not of the whole table, come on top of the table and the result (a build's
-    peak stays about three times the stored table)."""
+    temporaries of one block, not of the whole table, come on top of the table and the result (three times the
+    stored table; a build uses :func:`quantise_consuming`, which needs twice)."""
     out: npt.NDArray[np.uint16] = np.empty(theta.shape, np.uint16)
     for lo in range(0, theta.shape[0], rows):
         out[lo : lo + rows] = np.rint(np.clip(theta[lo : lo + rows], 0.0, 1.0) * QUANT)

@@ -44,7 +44,8 @@ class WinFiles:
 
     @property
     def table_nbytes(self) -> int:
-        """Size of one table (uint16 values) on disk; its build holds about three times that in memory."""
+        """Size of one table (uint16 values) on disk; its build holds about twice that in memory
+        (the float table; quantised over its own buffer)."""
         return self.states * self.width * 2
 
     @property
