@@ -37,6 +37,21 @@ ships for jetsi and kniffel-3; paired differences luck-adjusted):
     kniffel-4  base         953.8 ± 0.6   0.87
     kniffel-4  learned-x0.3 950.2 ± 0.6   1.14    -3.6 ± 0.7  (not shipped)
     kniffel-4  learned      910.9 ± 0.7   1.29   -42.9 ± 0.9
+
+Damping sweep (``--model <rules>-x0.3.json --scale s/0.3``, chosen on games 0-999, confirmed on 1000-1999;
+paired, luck-adjusted, against base):
+
+    rules      damping   games 0-999   games 1000-1999
+    jetsi      0.1       +1.4 ± 0.5
+    jetsi      0.2       +1.5 ± 0.7
+    jetsi      0.3       +2.5 ± 0.8    +0.7 ± 0.7   (kept: what ships)
+    jetsi      0.5       +1.5 ± 0.9
+    kniffel-3  0.1       +0.9 ± 0.5
+    kniffel-3  0.2       +1.8 ± 0.6
+    kniffel-3  0.3       +2.7 ± 0.8    +2.4 ± 0.8   (kept: what ships)
+    kniffel-3  0.5       +2.7 ± 0.8
+    kniffel-4  0.1       +0.5 ± 0.8    +0.4 ± 0.8   (picked, not confirmed by a standard error: none ships)
+    kniffel-4  0.3       -3.9 ± 1.0    -3.2 ± 1.0
 """
 
 from __future__ import annotations
