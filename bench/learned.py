@@ -51,6 +51,7 @@ paired, luck-adjusted, against base):
     kniffel-3  0.3       +2.7 ± 0.8    +2.4 ± 0.8   (kept: what ships)
     kniffel-3  0.5       +2.7 ± 0.8
     kniffel-4  0.1       +0.5 ± 0.8    +0.4 ± 0.8   (picked, not confirmed by a standard error: none ships)
+    kniffel-4  0.2       -1.2 ± 1.0
     kniffel-4  0.3       -3.9 ± 1.0    -3.2 ± 1.0
 """
 

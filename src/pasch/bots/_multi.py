@@ -40,9 +40,10 @@ exact single-column tables with an exact search over the current turn:
    paired seeded games (``bench/learned.py``): the full fit loses in every game (jetsi -3.5, kniffel-3 -21,
    kniffel-4 -43 points); a third of the first fit (``--scale 0.3``) wins in jetsi (+1.6 +- 0.5) and
    kniffel-3 (+2.5 +- 0.5) and loses in kniffel-4 (-3.6 +- 0.7): jetsi and kniffel-3 ship a model. A sweep
-   of the damping on games 0-999 (0.1, 0.2, 0.3, 0.5 of the fit; kniffel-4 0.1 and 0.3) kept 0.3 for jetsi
+   of the damping on games 0-999 (0.1, 0.2, 0.3, 0.5 of the fit; kniffel-4 0.1, 0.2, 0.3) kept 0.3 for jetsi
    (+2.5 +- 0.8; 0.1/0.2/0.5: +1.4, +1.5, +1.5) and kniffel-3 (+2.7 +- 0.8; +0.9, +1.8, +2.7) and picked 0.1
-   for kniffel-4 (+0.5 +- 0.8), which games 1000-1999 did not confirm (+0.4 +- 0.8): kniffel-4 ships none.
+   for kniffel-4 (+0.5 +- 0.8; 0.2: -1.2), which games 1000-1999 did not confirm (+0.4 +- 0.8): kniffel-4 ships
+   none.
 
 The tuned settings per game (``TUNED``) were chosen on seeded solo self-play (2,000 games per setting,
 ``bench/bots.py``); what else was tried and did not help is in the docstring of :data:`TUNED`.
