@@ -61,3 +61,32 @@ def test_a_notified_commit_is_followed_at_once_and_a_wrong_throw_is_not(tmp_path
 
     asyncio.run(scenario())
     engine.dispose()
+
+
+def test_a_process_ignores_its_own_commit_announced_before_its_write_returns(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    migrate(engine)
+
+    async def scenario() -> None:
+        owner = Service(engine, bot_delay=0)
+        relay = Relay(owner, lambda _room, _msg: None)
+        owner.notice = notice
+        real_write = owner.writer.write
+
+        async def echo_first(append: Any) -> None:  # PostgreSQL may deliver the NOTIFY before the write returns
+            relay.on_notice(append.notice)
+            await real_write(append)
+
+        owner.writer.write = echo_first  # type: ignore[method-assign]
+        try:
+            room, _ = await owner.create_room("kniffel", [("Ada", "human"), ("Bob", "human")])
+            owner.rooms[room.code].watchers = 1
+            await owner.act(room.code, 0, "roll")
+            assert owner.rooms[room.code].seq == 2 and owner.committing == {}
+            assert relay._wanted == {} and relay._logged == {} and relay._frames == {}  # nothing to catch up
+        finally:
+            await relay.stop()
+            owner.close()
+
+    asyncio.run(scenario())
+    engine.dispose()

@@ -256,6 +256,8 @@ class Relay:
             parts = rest.split(" ", 3)
             if len(parts) < 3 or not parts[1].isdigit():
                 return
+            if parts[2] == "0" and self.service.committing.get(parts[0]) == int(parts[1]):
+                return  # this process's own commit, back before its write returned: nothing to follow
             watched = self.service.rooms.get(parts[0])
             if len(parts) == 4 and watched is not None and watched.watchers > 0:
                 if len(self._frames) >= MAX_FRAMES:

@@ -134,6 +134,10 @@ class Service:
         """Whether this process drives the bots and marks idle rooms abandoned (one process at a time does)."""
         self.notice: Callable[[Room, Pending, dict[str, Any]], str] | None = None
         """The ``NOTIFY`` payload of a commit (set by the relay)."""
+        self.committing: dict[str, int] = {}
+        """Room code -> the ``seq`` this process's write under way reaches: its own notification may come back
+        before the write returns, and the relay knows it thus for this process's own (a commit of another
+        process to that slot makes this write fail, and the room is caught up from the log)."""
         self.on_conflict: Callable[[Room], Awaitable[None]] | None = None
         """Brings a stale room up to the log, its lock held (set by the relay; default: :meth:`reload`)."""
         self.wake_leader: Callable[[Room], None] | None = None
@@ -670,8 +674,12 @@ class Service:
         if new.is_terminal:
             outcome = new.outcome()
             append.results = [(s, name, outcome.totals[s], outcome.ranks[s]) for s, name in enumerate(new.players)]
+        self.committing[room.code] = room.seq + len(pending.events)
         try:
-            await self.writer.write(append)
+            try:
+                await self.writer.write(append)
+            finally:
+                self.committing.pop(room.code, None)
         except ConflictError as exc:
             # Another writer took this seq, or the player a stand-in moved for came back in another process:
             # our cache is stale. Catch up from the log; nothing was applied.
