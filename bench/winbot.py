@@ -16,11 +16,14 @@ before (each decision opened its tables again) and after the per-process cache (
     yacht         4       176     0.39     0.04        0.09      2    (after)
     yahtzee       4       195     0.32     0.04        0.11      2    (after)
 
-With the survival blend (ties half) and then its four reach sums in one loop, measured 2026-11-26 at load
-average about 12 (nice 19): this script, ``--rules yacht yahtzee --games 4``, gave 1.24 and 1.64 ms per
-decision; the decision kernel before and after the one loop, alternated on the same 6 ``yahtzee`` games
-(seed 2026, 296 decisions each, the same decisions), 0.31 and 0.24 ms of CPU per decision (1.39 and 0.72 ms
-wall on the busy cores).
+With the survival blend (ties half) and its four reach sums in one loop, measured 2026-11-26 (nice 19):
+
+    yacht         4       176     0.41     0.05        0.11      2    (load average ~4.2)
+    yahtzee       4       195     0.59     0.05        0.12      2
+
+and the decision kernel before and after the one loop, alternated on the same 6 ``yahtzee`` games (seed
+2026, 296 decisions each, the same decisions): 0.17 and 0.11 ms per decision at load average 4.2 (0.31 and
+0.24 ms of CPU, 1.39 and 0.72 ms wall at load average 12).
 
 Not a timed test.
 """
