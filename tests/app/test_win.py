@@ -170,6 +170,28 @@ def test_advise_objectives_on_the_command_line() -> None:
         assert runner.invoke(app, [*args, *bad]).exit_code == 2, bad
 
 
+def test_advise_objective_win_uses_the_rule_of_bot_win_and_the_hints() -> None:
+    """The command blends the threshold table with the survival table (``win_pair``), as ``bot:win`` does."""
+    from pasch.cli._solver_cmds import parse_sheet
+    from pasch.solver import target_table, win_pair
+
+    sheet, opponent = "ones=3", "ones=4 twos=8"
+    args = ["advise", "--rules", RULES, "--dice", "13356", "--rolls-left", "1", "--sheet", sheet]
+    result = runner.invoke(app, [*args, "--objective", "win", "--opponent", opponent, "--json"])
+    assert result.exit_code == 0, result.output
+    got = {o["action"]: o["probability"] for o in json.loads(result.stdout)["options"]}
+    solver = Solver.load(get(RULES))
+    scores = parse_sheet(get(RULES), sheet)
+    dists = [score_distribution(solver, parse_sheet(get(RULES), opponent))]
+    blended, _ = win_pair(solver)
+    assert blended.survival is not None
+    want = {o.action_text: o.probability for o in blended.win_options(scores, (1, 3, 3, 5, 6), 1, dists)}
+    alone = {o.action_text: o.probability for o in target_table(solver).win_options(scores, (1, 3, 3, 5, 6), 1, dists)}
+    assert got.keys() == want.keys()
+    assert all(got[a] == pytest.approx(want[a], abs=1e-6) for a in want)
+    assert max(abs(got[a] - alone[a]) for a in want) > 1e-4  # the threshold table alone answers otherwise
+
+
 def test_advice_can_show_the_win_probability() -> None:
     from pasch.app import advise
 

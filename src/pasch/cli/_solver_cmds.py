@@ -300,7 +300,7 @@ def _advise_objective(
 ) -> None:
     """``advise --objective target|win``: every option with its probability of reaching the target or winning."""
     from pasch.rules import column_totals
-    from pasch.solver import score_distribution, target_table, win_files
+    from pasch.solver import score_distribution, target_table, win_files, win_pair
 
     rules = solver.rules
     files = win_files(solver)
@@ -312,8 +312,12 @@ def _advise_objective(
                 f"--target {target}: {rules.id}'s threshold table answers targets up to {reach} from this sheet "
                 f"({files.width - 1} more points)"
             )
-    announce_tables(files, (files.target,))
-    table = target_table(solver)
+    if objective == "win":  # the rule of bot:win and the hints: the threshold table blended with the survival table
+        announce_tables(files, (files.target, files.survival))
+        table, _ = win_pair(solver)
+    else:
+        announce_tables(files, (files.target,))
+        table = target_table(solver)
     info: dict[str, Any] = {"rules": rules.id, "dice": list(roll), "rolls_left": rolls_left, "objective": objective}
     if objective == "target":
         assert target is not None
