@@ -35,6 +35,15 @@ shared 2-core machine at load average 6-15), verbatim:
 
 (mean ± standard error; win shares with 95 % Wilson intervals; games/s of the rollout runs.) Fewer games,
 continuations and candidates than the defaults: what fitted in the time on the shared cores.
+
+Measured again 2026-11-26 with 200 games (seed 2029, games 0..199, N 8, K 3, margin 1.5, ``--verbose``, one
+job per mode at ``nice 19``, load average 7.1 at the start, 4-18 during), verbatim; games 0..99 gave exactly
+the per-game scores of the run above (the bench is deterministic), games 100..199 alone 81.30 ± 1.38 against
+84.05 ± 1.51 (solo) and 95.3 % against 98.3 % (table):
+
+    mode   games    measure                   base                rollout           gain  games/s rolled
+    solo     200       mean          81.58 ±  1.02          84.77 ±  1.05   +3.19 ± 1.38    0.075   26.5
+    table    200  win share     93.7% [89.4, 96.3]     97.7% [94.5, 99.0]    +4.0 ± 1.9%    0.069   27.4
 """
 
 from __future__ import annotations
