@@ -28,6 +28,7 @@ CPU time the server and the client spent per action, and the machine's load aver
 
     python bench/web_load.py --players 500 --seconds 60 --think 1
     python bench/web_load.py --players 2000 --seats 5 --seconds 120 --think 2   # issue 25 item 6
+    python bench/web_load.py --players 2000 --seats 5 --seconds 90 --warmup 20 --think 2 --servers 2 --pg --route room
 """
 
 from __future__ import annotations
