@@ -42,7 +42,17 @@ from pasch.storage._repository import (
     import_legacy_web,
     make_engine,
 )
-from pasch.storage._rooms import EVENTS_AFTER, PING, TRY_LOCK, RoomRecord, RoomStore, SeatRecord, handed, web_log
+from pasch.storage._rooms import (
+    EVENTS_AFTER,
+    PING,
+    TRY_LOCK,
+    RoomRecord,
+    RoomStore,
+    SeatRecord,
+    handed,
+    open_stand_ins,
+    web_log,
+)
 from pasch.storage._writer import CHANNEL, LISTEN, Append, ConflictError, EventWriter, StandInError
 
 __all__ = [
@@ -92,5 +102,6 @@ __all__ = [
     "make_engine",
     "migrate",
     "new_uid",
+    "open_stand_ins",
     "web_log",
 ]

@@ -37,6 +37,7 @@ __all__ = [
     "RoomStore",
     "SeatRecord",
     "handed",
+    "open_stand_ins",
     "web_log",
 ]
 
@@ -107,14 +108,22 @@ def web_log(
     return GameLog(rules=rules, players=tuple(players), actions=tuple(actions), keeper=keeper, meta=out, **extra)
 
 
-def handed(meta: Mapping[str, Any] | None, seat: int) -> bool:
-    """Whether a room's stored ``meta`` hands ``seat`` to a stand-in bot now: an entry of ``stand_ins`` for the
-    seat that is still open (its ``to`` is null). The writer logs a stand-in's move only while this holds
-    (:attr:`~pasch.storage.Append.stand_in`); :meth:`RoomStore.record_back` closes the entry."""
+def _open(entry: object) -> bool:
+    """Whether an entry of a room's ``stand_ins`` is still open: a seat handed to a stand-in (``to`` is null)."""
+    return isinstance(entry, dict) and isinstance(entry.get("seat"), int) and entry.get("to") is None
+
+
+def open_stand_ins(meta: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The entries of a room's stored ``meta["stand_ins"]`` still open: the seats handed to a stand-in bot now."""
     entries = (meta or {}).get("stand_ins")
-    return isinstance(entries, list) and any(
-        isinstance(e, dict) and e.get("seat") == seat and e.get("to") is None for e in entries
-    )
+    return [e for e in entries if _open(e)] if isinstance(entries, list) else []
+
+
+def handed(meta: Mapping[str, Any] | None, seat: int) -> bool:
+    """Whether a room's stored ``meta`` hands ``seat`` to a stand-in bot now (:func:`open_stand_ins`). The writer
+    logs a stand-in's move only while this holds (:attr:`~pasch.storage.Append.stand_in`);
+    :meth:`RoomStore.record_back` closes the entry."""
+    return any(e["seat"] == seat for e in open_stand_ins(meta))
 
 
 @dataclass(slots=True)
@@ -387,7 +396,7 @@ class RoomStore:
             meta = dict(row.meta or {})
             entries = []
             for entry in meta.get("stand_ins") or []:
-                if isinstance(entry, dict) and entry.get("seat") == seat and entry.get("to") is None:
+                if _open(entry) and entry["seat"] == seat:
                     start = entry.get("from")
                     if not isinstance(start, int) or start > last:
                         continue  # it played nothing: no entry

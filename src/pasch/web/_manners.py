@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pasch.errors import PaschError
+from pasch.storage import open_stand_ins
 
 if TYPE_CHECKING:
     from pasch.web._room import Room
@@ -153,11 +154,7 @@ class ChatPace:
 def away_of(meta: Mapping[str, Any]) -> dict[int, str]:
     """The seats a room's stored ``meta`` hands to a stand-in now (its open ``stand_ins`` entries: ``to`` is
     null), each with the stand-in's kind. The writer logs a stand-in's move only for these seats."""
-    return {
-        s["seat"]: str(s.get("bot") or STAND_IN)
-        for s in meta.get("stand_ins") or []
-        if isinstance(s, dict) and isinstance(s.get("seat"), int) and s.get("to") is None
-    }
+    return {s["seat"]: str(s.get("bot") or STAND_IN) for s in open_stand_ins(meta)}
 
 
 def played_by(stand_ins: Sequence[Mapping[str, Any]], seat: int, seq: int) -> str | None:

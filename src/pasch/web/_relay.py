@@ -37,7 +37,7 @@ from sqlalchemy import Engine
 from pasch.app import Pending
 from pasch.storage import EVENTS_AFTER, LISTEN
 from pasch.web._json import dumps, loads
-from pasch.web._manners import CHAT_KEEP, PRESENCE_TTL, STAND_IN
+from pasch.web._manners import CHAT_KEEP, PRESENCE_TTL, away_of
 from pasch.web._service import Room, Service
 from pasch.web._view import state_view
 from pasch.web._writer import CHANNEL
@@ -422,11 +422,7 @@ class Relay:
         for key in ("started_by", "stand_ins"):
             if key in meta:
                 room.extra[key] = meta[key]
-        room.away = {
-            s["seat"]: str(s.get("bot") or STAND_IN)
-            for s in meta.get("stand_ins") or []
-            if isinstance(s, dict) and isinstance(s.get("seat"), int) and s.get("to") is None
-        }
+        room.away = away_of(meta)
         self.deliver(room, message)
         if self.service.leader:
             self.service.schedule_bots(room)

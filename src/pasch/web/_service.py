@@ -30,7 +30,7 @@ from pasch.rules import get as get_rules
 from pasch.storage import ABANDONED, Append, ConflictError, EventWriter, RoomRecord, RoomStore, SeatRecord, StandInError
 from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of, dice_stream, new_seed
 from pasch.web._hints import compute_hint
-from pasch.web._manners import STAND_IN, ActError, waiting_for
+from pasch.web._manners import ActError, away_of, waiting_for
 from pasch.web._room import Room, Seat, hash_token, rotate_tokens
 from pasch.web._sweep import sweep
 from pasch.web._table import Table
@@ -212,11 +212,7 @@ class Service:
             private=bool(meta.get("private")),
             last_active=rec.last_active,
             extra={k: v for k, v in meta.items() if k not in ("dice", "contributions", "private")},
-            away={
-                s["seat"]: self._playing(str(s.get("bot") or STAND_IN))
-                for s in meta.get("stand_ins") or []
-                if isinstance(s, dict) and isinstance(s.get("seat"), int) and s.get("to") is None
-            },
+            away={seat: self._playing(kind) for seat, kind in away_of(meta).items()},
         )
 
     def resume_all(self) -> list[str]:
