@@ -106,6 +106,34 @@ def _frame_head(frame: str) -> Any:
     return message
 
 
+def _replay(room: Room, seat: int, texts: list[str]) -> tuple[Pending, list[str]]:
+    """Apply one logged action of another process to the cached game, checking it first: the room's dice stream
+    draws the same throw the committing process drew from it, so the replay must give exactly the logged events.
+
+    Returns:
+        The committed action and the texts appended to the log.
+
+    Raises:
+        Exception: the action does not replay as logged (anything the engine raises, or ValueError): nothing of it
+            is applied.
+    """
+    pending: Pending | None = None
+    try:
+        pending = room.match.prepare(texts[0], player=seat)
+        replayed = [t for _, t in pending.events]
+        if replayed != texts:
+            raise ValueError(f"replayed {replayed}, logged {texts}")
+    except Exception:
+        if pending is not None:
+            room.match.discard(pending)
+        raise
+    events = room.match.commit(pending)
+    if pending.state.is_terminal:
+        room.status = "finished"
+    room.last_active = datetime.now(UTC)
+    return pending, events
+
+
 def _group(rows: list[tuple[int, int | None, str]], after: int) -> list[tuple[int, list[str]]] | None:
     """The logged actions after ``after``: (seat, texts) with each action's throw; None if the log has a gap."""
     out: list[tuple[int, list[str]]] = []
@@ -353,19 +381,10 @@ class Relay:
         if groups is None or len(groups) != len(chain):
             return False
         for seat, texts in groups:
-            pending: Pending | None = None
             try:
-                pending = room.match.prepare(texts[0], player=seat)  # draws the throw: the dice check
-                if [t for _, t in pending.events] != texts:
-                    raise ValueError("replayed events differ")
+                _replay(room, seat, texts)
             except Exception:  # the worker reads the log and rebuilds the room if it still does not replay
-                if pending is not None:
-                    room.match.discard(pending)
                 return False
-            room.match.commit(pending)
-            if pending.state.is_terminal:
-                room.status = "finished"
-            room.last_active = datetime.now(UTC)
             self.deliver(room, self._frames.pop((code, room.seq)))
         return True
 
@@ -549,21 +568,11 @@ class Relay:
             await self._rebuild(room, "the log read has a gap")
             return
         for seat, texts in groups:
-            pending: Pending | None = None
             try:
-                # The room's dice stream draws the same throw the committing process drew from it.
-                pending = room.match.prepare(texts[0], player=seat)
-                if [t for _, t in pending.events] != texts:
-                    raise ValueError(f"replayed {[t for _, t in pending.events]}, logged {texts}")
+                pending, events = _replay(room, seat, texts)
             except Exception as exc:  # a log this process cannot follow step by step: rebuild the room
-                if pending is not None:
-                    room.match.discard(pending)
                 await self._rebuild(room, str(exc))
                 return
-            events = room.match.commit(pending)
-            if pending.state.is_terminal:
-                room.status = "finished"
-            room.last_active = datetime.now(UTC)
             frame = self._frames.pop((room.code, room.seq), None)
             if room.watchers > 0:
                 if frame is not None:  # the committing process's own text of this update
