@@ -106,6 +106,19 @@ turn (linearly less each turn after, none at the last): ``bench/win.py`` measure
 
 
 @njit(cache=True, inline="always")
+def _bounds(n, width, d, shift):
+    """The range ``[sure, hi)`` of :func:`_reach_sum`'s loop: below ``sure`` a need of 0 or less (certain).
+
+    Args:
+        n: the length of ``w``.
+        width: the table's width.
+        d: this player's total after the entry minus the score of ``w[0]``.
+        shift: 1 to finish ahead, 0 to reach.
+    """
+    return min(max(d - shift + 1, 0), n), min(n, d - shift + width)
+
+
+@njit(cache=True, inline="always")
 def _reach_sum(src, scale, w, cum, d, shift):
     """``sum_j w[j] * P(reaching j + shift - d more points)`` over a row ``src`` of the threshold table.
 
@@ -119,9 +132,7 @@ def _reach_sum(src, scale, w, cum, d, shift):
         d: this player's total after the entry minus the score of ``w[0]``.
         shift: 1 to finish ahead of ``base + j``, 0 to reach it.
     """
-    n = w.shape[0]
-    sure = min(max(d - shift + 1, 0), n)
-    hi = min(n, d - shift + src.shape[0])
+    sure, hi = _bounds(w.shape[0], src.shape[0], d, shift)
     acc = 0.0
     for j in range(sure, hi):
         acc += w[j] * src[j + shift - d]
@@ -141,19 +152,6 @@ def _alpha(left, n):
     if n <= 1 or left <= 0:
         return 1.0
     return 1.0 - BLEND * left / (n - 1)
-
-
-@njit(cache=True, inline="always")
-def _bounds(n, width, d, shift):
-    """The range ``[sure, hi)`` of :func:`_reach_sum`'s loop: below ``sure`` a need of 0 or less (certain).
-
-    Args:
-        n: the length of ``w``.
-        width: the table's width.
-        d: this player's total after the entry minus the score of ``w[0]``.
-        shift: 1 to finish ahead, 0 to reach.
-    """
-    return min(max(d - shift + 1, 0), n), min(n, d - shift + width)
 
 
 @njit(cache=True, nogil=True)

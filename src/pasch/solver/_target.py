@@ -535,9 +535,15 @@ def quantise(theta: npt.NDArray[Any], rows: int = 1 << 14) -> npt.NDArray[np.uin
     temporaries of one block, not of the whole table, come on top of the table and the result (three times the
     stored table; a build uses :func:`quantise_consuming`, which needs twice)."""
     out: npt.NDArray[np.uint16] = np.empty(theta.shape, np.uint16)
+    _quantise_into(theta, out, rows)
+    return out
+
+
+def _quantise_into(theta: npt.NDArray[Any], out: npt.NDArray[np.uint16], rows: int) -> None:
+    """``out[i] = round(clip(theta[i], 0, 1) * QUANT)``, a block of ``rows`` rows at a time; each block is computed
+    whole before it is written, so ``out`` may lie over the bytes of ``theta``'s rows already read."""
     for lo in range(0, theta.shape[0], rows):
         out[lo : lo + rows] = np.rint(np.clip(theta[lo : lo + rows], 0.0, 1.0) * QUANT)
-    return out
 
 
 def quantise_consuming(holder: list[npt.NDArray[Any]], rows: int = 1 << 14) -> npt.NDArray[np.uint16]:
@@ -561,11 +567,9 @@ def quantise_consuming(holder: list[npt.NDArray[Any]], rows: int = 1 << 14) -> n
     ):
         return quantise(theta, rows)
     n, w = theta.shape
-    flat_out = theta.reshape(-1).view(np.uint8)[: n * w * 2].view(np.uint16).reshape(n, w)
-    for lo in range(0, n, rows):
-        block = np.rint(np.clip(theta[lo : lo + rows], 0.0, 1.0) * QUANT).astype(np.uint16)
-        flat_out[lo : lo + rows] = block  # overwrites only rows of this block or earlier ones
-    del flat_out
+    over = theta.reshape(-1).view(np.uint8)[: n * w * 2].view(np.uint16).reshape(n, w)
+    _quantise_into(theta, over, rows)  # a block's uint16 rows overwrite only its own or earlier float rows
+    del over
     keep = -(-n * w * 2 // theta.dtype.itemsize)  # elements of the old type that hold the result
     theta.resize((keep,), refcheck=False)
     out: npt.NDArray[np.uint16] = theta.view(np.uint8)[: n * w * 2].view(np.uint16).reshape(n, w)
