@@ -68,3 +68,39 @@ def test_two_open_boxes_match_a_brute_force_reference(free: Solver) -> None:
         vb1 = float(np.maximum(aim(b, mask | 1 << a), vb) @ prob)
         one_pass = float(np.maximum(np.maximum(ea + vb1, eb + va1), want) @ prob)
         assert w[mask, 0, 1] == pytest.approx(one_pass, abs=1e-9)
+
+
+def _mini_free() -> Solver:
+    """A four-box free column (fast): the announced table's cache behaviour, not its values, is tested with it."""
+    k4 = get("kniffel-4")
+    cats = tuple(c for c in k4.categories if c.id in ("ones", "sixes", "full_house", "yahtzee"))
+    rules = dataclasses.replace(
+        k4, id="mini-4.free", categories=cats, columns=(Order.FREE,), bonus_threshold=None, bonus=0
+    )
+    return Solver.load(rules)
+
+
+def test_the_cached_table_is_checked_and_a_damaged_one_rebuilt() -> None:
+    import json
+    import warnings
+
+    from pasch.bots._multi import announced_table
+    from pasch.solver import CacheWarning, cache_dir
+
+    solver = _mini_free()
+    built = announced_table(solver, 3)
+    files = sorted(cache_dir().glob("announced-mini-4_free-*.npy"))
+    assert len(files) == 1
+    side = json.loads(files[0].with_suffix(".json").read_text())
+    assert side["kind"] == "announced" and side["max_slack"] == 3 and isinstance(side["crc32"], int)
+    np.testing.assert_array_equal(announced_table(solver, 3), built)  # read back from the file
+
+    data = bytearray(files[0].read_bytes())
+    data[-4:] = b"\xff\xff\xff\xff"  # the last value damaged: it must not be served
+    files[0].write_bytes(bytes(data))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        again = announced_table(solver, 3)
+    assert any(issubclass(w.category, CacheWarning) and "checksum" in str(w.message) for w in caught)
+    np.testing.assert_array_equal(again, built)
+    np.testing.assert_array_equal(announced_table(solver, 3), built)  # and stored again, sound

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -155,30 +154,22 @@ def announced_table(solver: Solver, max_slack: int) -> npt.NDArray[np.float32]:
     another column). ``solver`` is the free column's solver of the same base rules (its points, jokers and upper
     bonus). The extra points of a second five-alike are left out (a slight underestimate). Built in numpy
     over the ``2^n`` masks (about a minute for kniffel-classic and 20 slack levels); stored in
-    :func:`pasch.solver.cache_dir` as ``announced-<rules>-v<version>-s<slack>.npy``.
+    :func:`pasch.solver.cache_dir` like the solver's tables (a JSON sidecar with the rules, version, shape and a
+    CRC-32; a damaged file is rebuilt with a ``CacheWarning``, and the cache's disk bound covers it).
     """
-    from pasch.solver import cache_dir
+    from pasch.solver._table import cache_name, load_array, store_or_warn
 
     rules = solver.rules
     p = solver.prep
     nb = len(rules.categories)
     shape = (1 << nb, p.threshold + 1, max_slack + 1)
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in rules.id)[:60]
-    path = cache_dir() / f"announced-{safe}-v{ANNOUNCED_VERSION}-s{max_slack}.npy"
-    try:
-        got = np.load(path, allow_pickle=False)
-        if got.shape == shape and got.dtype == np.float32:
-            return got  # type: ignore[no-any-return]
-    except (OSError, ValueError):
-        pass
+    path = cache_name("announced", rules.id, ANNOUNCED_VERSION, max_slack)
+    meta = {"kind": "announced", "rules": rules.id, "version": ANNOUNCED_VERSION, "max_slack": max_slack}
+    got = load_array(path, meta, shape, np.float32, mmap=False)
+    if got is not None:
+        return got
     values = _build_announced(solver, max_slack).astype(np.float32)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-        np.save(tmp, values)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only cache only costs a rebuild next time
+    store_or_warn(path, values, meta)  # a read-only cache only costs a rebuild next time
     return values
 
 
