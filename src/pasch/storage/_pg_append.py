@@ -1,0 +1,151 @@
+"""PostgreSQL: a checked append in one statement (one round trip on an autocommit connection).
+
+A batch with a checked move (a stand-in's move, :attr:`~pasch.storage.Append.stand_in`, or a player's own move on
+a seat that may be handed over, :attr:`~pasch.storage.Append.player`) used to take four round trips: ``BEGIN``,
+``SELECT meta ... FOR UPDATE`` (the rooms' rows, in id order), the insert with its ``NOTIFY``-s, ``COMMIT``. This
+module builds one statement that does all of it, in this order:
+
+1. ``lk`` locks the checked rooms' rows in id order (``FOR UPDATE``; under READ COMMITTED a row another
+   transaction changed meanwhile is read in its newest committed version once that transaction ends, as the
+   separate ``SELECT ... FOR UPDATE`` did);
+2. ``bad`` is every checked move the room's ``meta`` refuses: a stand-in's move whose seat is not handed over, a
+   player's own move whose seat is (:data:`HANDED`, the SQL twin of :func:`pasch.storage.handed`);
+3. the events of every other append are inserted and their notices ``NOTIFY``-ed (in the batch's order); the
+   statement's transaction commits at its end (autocommit), which releases the locks and sends the notices.
+
+The statement returns one row: the number of notices sent and ``[[append index, meta], ...]`` of the refused
+moves (JSON text, NULL when none). A taken ``(game_id, seq)`` slot fails the whole statement (nothing written,
+nothing notified), as before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["HANDED", "CheckedStatements", "handed_sql"]
+
+HANDED = (
+    "COALESCE((SELECT true FROM json_array_elements("
+    "CASE WHEN json_typeof({meta}) = 'object' AND json_typeof({meta} -> 'stand_ins') = 'array' "
+    "THEN {meta} -> 'stand_ins' END) AS e(v) "
+    "WHERE json_typeof(e.v) = 'object' AND json_typeof(e.v -> 'seat') = 'number' "
+    "AND e.v ->> 'seat' = CAST({seat} AS text) "
+    "AND (e.v -> 'to' IS NULL OR json_typeof(e.v -> 'to') = 'null') LIMIT 1), false)"
+)
+"""Whether a room's ``meta`` (a ``json`` value) hands ``seat`` to a stand-in now: an entry of ``stand_ins`` that is
+an object with an integer ``seat`` equal to it and no ``to`` (or ``to`` null) — :func:`pasch.storage.handed`.
+(A seat written as ``true`` or ``1.0`` counts for no seat here; the server writes integers.)"""
+
+
+def handed_sql(meta: str, seat: str) -> str:
+    """:data:`HANDED` for the SQL expressions ``meta`` (json) and ``seat`` (integer)."""
+    return HANDED.format(meta=meta, seat=seat)
+
+
+class CheckedStatements:
+    """Builds (and caches, per shape) the one-statement checked append for a table of events.
+
+    Args:
+        games: the rooms' table (``id``, ``meta``).
+        events: the events' table.
+        columns: the events' columns, in the order of a row's values.
+        types: their SQL types (as PostgreSQL spells them), in the same order.
+        channel: the ``NOTIFY`` channel.
+        small: up to this many rows, notices and checks bind scalars (a statement per shape); more: arrays.
+    """
+
+    def __init__(
+        self, games: str, events: str, columns: Sequence[str], types: Sequence[str], channel: str, small: int
+    ) -> None:
+        self.games = games
+        self.events = events
+        self.columns = list(columns)
+        self.types = list(types)
+        self.channel = channel
+        self.small = small
+        self._cache: dict[tuple[int, int, int, int], str] = {}
+
+    def statement(
+        self,
+        checks: Sequence[tuple[int, int, int, bool]],
+        rows: Sequence[tuple[int, Sequence[Any]]],
+        notices: Sequence[tuple[int, str]],
+    ) -> tuple[str, tuple[Any, ...]]:
+        """The statement and its parameters.
+
+        Args:
+            checks: (append index, room id, seat, whether it is a stand-in's move) per checked append.
+            rows: (append index, the row's values in ``columns`` order) per event, in log order.
+            notices: (append index, payload) per notice, in the order they are to be sent.
+        """
+        rooms = sorted({rid for _, rid, _, _ in checks})
+        small = max(len(checks), len(rows), len(notices)) <= self.small
+        shape = (len(checks), len(rooms), len(rows), len(notices)) if small else (-1, -1, -1, -1)
+        sql = self._cache.get(shape)
+        if sql is None:
+            sql = self._build(shape if small else None)
+            self._cache[shape] = sql
+        if small:
+            params: list[Any] = [v for check in checks for v in check]
+            params += rooms
+            params += [v for i, values in rows for v in (*values, i)]
+            params += [v for i, p in notices for v in (p, i)]
+            return sql, tuple(params)
+        return sql, (
+            [c[0] for c in checks],
+            [c[1] for c in checks],
+            [c[2] for c in checks],
+            [c[3] for c in checks],
+            rooms,
+            *([values[k] for _, values in rows] for k in range(len(self.columns))),
+            [i for i, _ in rows],
+            [p for _, p in notices],
+            [i for i, _ in notices],
+        )
+
+    def _build(self, shape: tuple[int, int, int, int] | None) -> str:
+        cols = ", ".join(self.columns)
+        if shape is not None:
+            n_checks, n_rooms, n_rows, n_notices = shape
+            checks = "(VALUES " + ", ".join(["(%s::integer, %s::integer, %s::integer, %s::boolean)"] * n_checks) + ")"
+            rooms = "id IN (" + ", ".join(["%s"] * n_rooms) + ")"
+            row = "(" + ", ".join(f"%s::{t}" for t in self.types) + ", %s::integer)"
+            rows = "(VALUES " + ", ".join([row] * n_rows) + ")"
+            notices = (
+                "(VALUES " + ", ".join(f"(%s::text, %s::integer, {k})" for k in range(n_notices)) + ") AS n(p, i, o)"
+                if n_notices
+                else ""
+            )
+        else:
+            checks = "unnest(%s::integer[], %s::integer[], %s::integer[], %s::boolean[])"
+            rooms = "id = ANY(%s::integer[])"
+            rows = "unnest(" + ", ".join(f"%s::{t}[]" for t in self.types) + ", %s::integer[])"
+            notices = "unnest(%s::text[], %s::integer[]) WITH ORDINALITY AS n(p, i, o)"
+        notify = (
+            f"SELECT pg_notify('{self.channel}', n.p) FROM {notices} WHERE n.i NOT IN (SELECT i FROM bad) ORDER BY n.o"
+            if notices
+            else "SELECT 1 WHERE false"
+        )
+        return (
+            f"WITH c AS MATERIALIZED (SELECT * FROM {checks} AS c(i, rid, seat, stand)), "
+            f"lk AS MATERIALIZED (SELECT id, meta FROM {self.games} WHERE {rooms} ORDER BY id FOR UPDATE), "
+            "bad AS MATERIALIZED (SELECT c.i, lk.meta FROM c JOIN lk ON lk.id = c.rid "
+            f"WHERE {handed_sql('lk.meta', 'c.seat')} <> c.stand), "
+            f"ins AS (INSERT INTO {self.events} ({cols}) SELECT {cols} FROM {rows} AS r({cols}, i) "
+            "WHERE r.i NOT IN (SELECT i FROM bad)), "
+            f"nt AS MATERIALIZED ({notify}) "
+            "SELECT (SELECT count(*) FROM nt), "
+            "(SELECT CAST(json_agg(json_build_array(bad.i, bad.meta)) AS text) FROM bad)"
+        )
+
+
+def refused_of(result: tuple[Any, ...] | None) -> dict[int, dict[str, Any]]:
+    """The refused appends' indexes and their rooms' ``meta`` (as read under the lock) from the statement's row."""
+    if result is None or result[1] is None:
+        return {}
+    out: dict[int, dict[str, Any]] = {}
+    for index, meta in json.loads(result[1]):
+        out[int(index)] = dict(meta) if isinstance(meta, dict) else {}
+    return out
