@@ -18,7 +18,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from pasch.storage import EventRow, GameRow, handed, make_engine, migrate
-from pasch.storage._pg_append import CheckedStatements, handed_sql, refused_of
+from pasch.storage._pg_append import CheckedStatements, Direct, handed_sql, refused_of
 from pasch.storage._writer import CHANNEL
 from web._support import Postgres
 
@@ -180,3 +180,27 @@ def test_a_hand_over_committed_while_the_statement_waits_for_the_lock_is_seen(
     assert len(outcome) == 1
     assert refused_of(outcome[0]) == {0: {"stand_ins": [OPEN]}}
     assert _log(engine, rid) == []
+
+
+def test_direct_runs_prepared_statements_and_raises_psycopgs_errors(engine: Engine, postgres: Postgres) -> None:
+    """The writer's libpq path: the checked statement's row as text, a taken slot as UniqueViolation (an
+    IntegrityError, which the writer retries one by one), a lost connection as OperationalError."""
+    statements = CheckedStatements("games", "events", COLUMNS, TYPES, CHANNEL, 8)
+    (rid,) = _rooms(engine, {"stand_ins": [OPEN]})
+    now = datetime.now(UTC)
+    direct = Direct()
+    with psycopg.connect(_url(postgres), autocommit=True) as conn, psycopg.connect(_url(postgres)) as admin:
+        for seq in (1, 2, 3):  # the third use runs the statement prepared by the first
+            sql, params = statements.statement([(0, rid, 0, False)], [(0, [rid, seq, 0, "r\u00e9 'x' %s", now])], [])
+            assert direct.run(conn.pgconn, sql, params) == [(b"0", None)]
+        sql, params = statements.statement([(0, rid, 1, False)], [(0, [rid, 4, 1, "roll", now])], [])
+        rows = direct.run(conn.pgconn, sql, params)
+        assert refused_of(rows[0]) == {0: {"stand_ins": [OPEN]}}  # seat 1 is handed over: refused
+        sql, params = statements.statement([(0, rid, 0, False)], [(0, [rid, 1, None, "again", now])], [])
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            direct.run(conn.pgconn, sql, params)
+        admin.execute("SELECT pg_terminate_backend(%s)", (conn.info.backend_pid,))
+        admin.commit()
+        with pytest.raises(psycopg.OperationalError):
+            direct.run(conn.pgconn, sql, params)
+    assert _log(engine, rid) == [(q, 0, "r\u00e9 'x' %s") for q in (1, 2, 3)]
