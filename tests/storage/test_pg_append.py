@@ -190,9 +190,10 @@ def test_direct_runs_prepared_statements_and_raises_psycopgs_errors(engine: Engi
     now = datetime.now(UTC)
     direct = Direct()
     with psycopg.connect(_url(postgres), autocommit=True) as conn, psycopg.connect(_url(postgres)) as admin:
-        for seq in (1, 2, 3):  # the third use runs the statement prepared by the first
+        for seq in (1, 2, 3):  # the later uses run the statement prepared by the first; a second Direct on the
             sql, params = statements.statement([(0, rid, 0, False)], [(0, [rid, seq, 0, "r\u00e9 'x' %s", now])], [])
-            assert direct.run(conn.pgconn, sql, params) == [(b"0", None)]
+            runner = direct if seq < 3 else Direct()  # same (pooled) connection finds it prepared already
+            assert runner.run(conn.pgconn, sql, params) == [(b"0", None)]
         sql, params = statements.statement([(0, rid, 1, False)], [(0, [rid, 4, 1, "roll", now])], [])
         rows = direct.run(conn.pgconn, sql, params)
         assert refused_of(rows[0]) == {0: {"stand_ins": [OPEN]}}  # seat 1 is handed over: refused

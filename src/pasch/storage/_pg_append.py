@@ -20,6 +20,8 @@ nothing notified), as before.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 from collections.abc import Sequence
 from datetime import datetime
@@ -182,8 +184,10 @@ class Direct:
             self._names = {}
         name = self._names.get(sql)
         if name is None:
-            name = f"pasch_w{len(self._names)}".encode()
-            _check(pgconn.prepare(name, _numbered(sql).encode()), pgconn)
+            # Named by the text: a pooled connection may hold it already (prepared by an earlier writer).
+            name = b"pasch_" + hashlib.sha1(sql.encode()).hexdigest()[:24].encode()
+            with contextlib.suppress(psycopg.errors.DuplicatePreparedStatement):  # the same name: the same text
+                _check(pgconn.prepare(name, _numbered(sql).encode()), pgconn)
             self._names[sql] = name
         result = _check(pgconn.exec_prepared(name, [_text(v) for v in params]), pgconn)
         return [tuple(result.get_value(r, c) for c in range(result.nfields)) for r in range(result.ntuples)]
