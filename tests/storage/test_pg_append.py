@@ -205,3 +205,56 @@ def test_direct_runs_prepared_statements_and_raises_psycopgs_errors(engine: Engi
         with pytest.raises(psycopg.OperationalError):
             direct.run(conn.pgconn, sql, params)
     assert _log(engine, rid) == [(q, 0, "r\u00e9 'x' %s") for q in (1, 2, 3)]
+
+
+def test_a_hand_over_asked_while_the_statement_holds_the_row_waits_and_sees_the_move(
+    engine: Engine, postgres: Postgres
+) -> None:
+    """The other order: the player's move locks the room's row first (then waits, here, for another transaction
+    that holds its seq slot); a hand-over asked meanwhile waits for the row and, once the move committed, reads
+    the log with the move in it (as RoomStore.record_hand_over does: the row locked, then the last seq)."""
+    statements = CheckedStatements("games", "events", COLUMNS, TYPES, CHANNEL, 8)
+    (rid,) = _rooms(engine, {})
+    now = datetime.now(UTC)
+    moved: list[Any] = []
+    handing: list[int] = []
+
+    def waiting(watcher: psycopg.Connection[Any]) -> int:
+        found = watcher.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()
+        return int(found[0]) if found else 0
+
+    def move() -> None:
+        with psycopg.connect(_url(postgres), autocommit=True) as conn:
+            sql, params = statements.statement([(0, rid, 1, False)], [(0, [rid, 1, 1, "roll", now])], [])
+            moved.append(conn.execute(sql, params).fetchone())
+
+    def hand_over() -> None:
+        with psycopg.connect(_url(postgres)) as conn:
+            conn.execute("SELECT meta FROM games WHERE id = %s FOR UPDATE", (rid,))
+            found = conn.execute("SELECT max(seq) FROM events WHERE game_id = %s", (rid,)).fetchone()
+            handing.append(int(found[0]) if found and found[0] is not None else 0)
+            conn.commit()
+
+    with (
+        psycopg.connect(_url(postgres)) as blocker,
+        psycopg.connect(_url(postgres), autocommit=True) as watcher,
+    ):
+        # Seq 1 of the room, inserted and not committed: the move's insert waits for this transaction.
+        blocker.execute(
+            "INSERT INTO events (game_id, seq, seat, action, created_at) VALUES (%s, 1, 0, 'x', now())", (rid,)
+        )
+        mover = threading.Thread(target=move)
+        mover.start()
+        while waiting(watcher) < 1 and mover.is_alive():
+            pass
+        handler = threading.Thread(target=hand_over)
+        handler.start()
+        while waiting(watcher) < 2 and handler.is_alive():  # the hand-over waits for the row the move holds
+            pass
+        assert handler.is_alive() and not handing
+        blocker.rollback()  # the slot is free: the move commits, then the hand-over reads the log
+        mover.join(60)
+        handler.join(60)
+    assert moved and refused_of(moved[0]) == {}
+    assert handing == [1]  # the hand-over saw the player's move
+    assert _log(engine, rid) == [(1, 1, "roll")]
