@@ -194,6 +194,7 @@ def test_direct_runs_prepared_statements_and_raises_psycopgs_errors(engine: Engi
             sql, params = statements.statement([(0, rid, 0, False)], [(0, [rid, seq, 0, "r\u00e9 'x' %s", now])], [])
             runner = direct if seq < 3 else Direct()  # same (pooled) connection finds it prepared already
             assert runner.run(conn.pgconn, sql, params) == [(b"0", None)]
+        conn.execute("DEALLOCATE ALL")  # prepared again when it is gone
         sql, params = statements.statement([(0, rid, 1, False)], [(0, [rid, 4, 1, "roll", now])], [])
         rows = direct.run(conn.pgconn, sql, params)
         assert refused_of(rows[0]) == {0: {"stand_ins": [OPEN]}}  # seat 1 is handed over: refused

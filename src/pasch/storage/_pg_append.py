@@ -182,15 +182,23 @@ class Direct:
         if pgconn is not self._pgconn:  # a new connection: nothing is prepared on it yet
             self._pgconn = pgconn
             self._names = {}
+        values = [_text(v) for v in params]
         name = self._names.get(sql)
         if name is None:
-            # Named by the text: a pooled connection may hold it already (prepared by an earlier writer).
-            name = b"pasch_" + hashlib.sha1(sql.encode()).hexdigest()[:24].encode()
-            with contextlib.suppress(psycopg.errors.DuplicatePreparedStatement):  # the same name: the same text
-                _check(pgconn.prepare(name, _numbered(sql).encode()), pgconn)
-            self._names[sql] = name
-        result = _check(pgconn.exec_prepared(name, [_text(v) for v in params]), pgconn)
+            name = self._prepare(pgconn, sql)
+        try:
+            result = _check(pgconn.exec_prepared(name, values), pgconn)
+        except psycopg.errors.InvalidSqlStatementName:  # dropped behind our back (DEALLOCATE / DISCARD ALL)
+            result = _check(pgconn.exec_prepared(self._prepare(pgconn, sql), values), pgconn)
         return [tuple(result.get_value(r, c) for c in range(result.nfields)) for r in range(result.ntuples)]
+
+    def _prepare(self, pgconn: Any, sql: str) -> bytes:
+        # Named by the text: a pooled connection may hold it already (prepared by an earlier writer).
+        name = b"pasch_" + hashlib.sha1(sql.encode()).hexdigest()[:24].encode()
+        with contextlib.suppress(psycopg.errors.DuplicatePreparedStatement):  # the same name: the same text
+            _check(pgconn.prepare(name, _numbered(sql).encode()), pgconn)
+        self._names[sql] = name
+        return name
 
 
 def _numbered(sql: str) -> str:
