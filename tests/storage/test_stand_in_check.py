@@ -5,13 +5,15 @@ same on PostgreSQL in the slow one (the two processes' race is tests/web/test_st
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, event, select
 from sqlalchemy.orm import Session
 
 from pasch.storage import (
@@ -20,6 +22,7 @@ from pasch.storage import (
     EventRow,
     EventWriter,
     GameRow,
+    HandedError,
     RoomStore,
     StandInError,
     handed,
@@ -121,3 +124,94 @@ def test_back_before_the_stand_in_played_drops_its_entry_and_keeps_the_others(en
     assert meta is not None and meta["stand_ins"] == [earlier, _away(0, 4)] and meta["chat"] == []
     assert RoomStore(engine).meta(room) == meta
     assert RoomStore(engine).record_back(10_000, 1) is None
+
+
+def test_a_players_own_move_is_refused_while_their_seat_is_handed_over(engine: Engine) -> None:
+    store, writer = RoomStore(engine), EventWriter(engine)
+    room = _room(engine, f"SI5{_tag(engine)}", {})
+    plain = _room(engine, f"SI6{_tag(engine)}", {})
+    now = datetime.now(UTC)
+
+    async def scenario() -> None:
+        await writer.write(Append(room, 1, [(0, "roll"), (None, "throw 1 2 3 4 5")], now, player=0))
+        await writer.write(Append(room, 3, [(0, "score chance")], now, player=0))
+        # Another process hands seat 1 over: from the event after the log's last one.
+        done = store.record_hand_over(room, 1, "bot:greedy", "clock", seen=3)
+        assert done is not None and done[1] and done[0]["stand_ins"] == [{**_away(1, 4), "why": "clock"}]
+        # Seat 1's player, on a process that has not heard of it, rolls: refused, alone or in a batch (in which
+        # a move of another room and the stand-in's own move are written).
+        with pytest.raises(HandedError) as refused:
+            await writer.write(Append(room, 4, [(1, "roll"), (None, "throw 6 6 6 6 6")], now, player=1))
+        assert isinstance(refused.value, ConflictError) and handed(refused.value.meta, 1)
+        results = await asyncio.gather(
+            writer.write(Append(room, 4, [(1, "roll"), (None, "throw 6 6 6 6 6")], now, player=1)),
+            writer.write(Append(plain, 1, [(0, "roll"), (None, "throw 2 2 3 3 3")], now, player=0)),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], HandedError) and results[1] is None
+        # The player is back (the stand-in played nothing: no entry): their move is written.
+        meta = store.record_back(room, 1)
+        assert meta is not None and meta["stand_ins"] == []
+        await writer.write(Append(room, 4, [(1, "roll"), (None, "throw 6 6 6 6 6")], now, player=1))
+
+    asyncio.run(scenario())
+    writer.stop()
+    assert [a for _, _, a in _logged(engine, room)] == [
+        "roll",
+        "throw 1 2 3 4 5",
+        "score chance",
+        "roll",
+        "throw 6 6 6 6 6",
+    ]
+
+
+def test_a_hand_over_decided_on_a_log_that_moved_on_writes_nothing(engine: Engine) -> None:
+    store, writer = RoomStore(engine), EventWriter(engine)
+    room = _room(engine, f"SI7{_tag(engine)}", {"chat": ["kept"]})
+
+    async def scenario() -> None:
+        await writer.write(Append(room, 1, [(1, "roll"), (None, "throw 1 2 3 4 5")], datetime.now(UTC)))
+
+    asyncio.run(scenario())
+    writer.stop()
+    assert store.record_hand_over(room, 1, "bot:greedy", "clock", seen=0) == ({"chat": ["kept"]}, False)
+    assert store.meta(room) == {"chat": ["kept"]}
+    # The host's hand-over needs no position: the entry starts after the log's last event.
+    done = store.record_hand_over(room, 1, "bot:greedy", "host")
+    assert done is not None and done == (store.meta(room), True)
+    assert done[0]["stand_ins"] == [{**_away(1, 3), "why": "host"}]
+    # Handed over already (by another process): nothing more.
+    assert store.record_hand_over(room, 1, "bot:greedy", "vote") == (done[0], False)
+    assert store.record_hand_over(10_000, 1, "bot:greedy", "host") is None
+
+
+def test_on_sqlite_record_back_reads_and_writes_in_one_transaction(tmp_path: Path) -> None:
+    """``back`` takes SQLite's write lock before it reads the log's end: a writer that holds the lock and logs
+    a stand-in's move meanwhile is seen (before: it read first and closed the entry before that move)."""
+    path = tmp_path / "rooms.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    migrate(engine)
+    room = _room(engine, "SIBACK", {"stand_ins": [_away(1, 1)]})
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer (a stand-in's move) holds the database's write lock
+    holder.execute(
+        "INSERT INTO events (game_id, seq, seat, action, created_at) VALUES (?, 1, 1, 'roll', '2026-01-01 00:00:00')",
+        (room,),
+    )
+    started = threading.Event()
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith(("BEGIN", "UPDATE")):
+            started.set()  # record_back is about to wait for the lock (after its read, without one transaction)
+
+    out: list[dict[str, Any] | None] = []
+    back = threading.Thread(target=lambda: out.append(RoomStore(engine).record_back(room, 1)))
+    back.start()
+    assert started.wait(30)
+    holder.execute("COMMIT")
+    holder.close()
+    back.join(60)
+    assert not back.is_alive()
+    assert out == [{"stand_ins": [{**_away(1, 1), "to": 1}]}], f"back missed the stand-in's move: {out}"
+    engine.dispose()

@@ -53,7 +53,7 @@ from pasch.storage._rooms import (
     open_stand_ins,
     web_log,
 )
-from pasch.storage._writer import CHANNEL, LISTEN, Append, ConflictError, EventWriter, StandInError
+from pasch.storage._writer import CHANNEL, LISTEN, Append, ConflictError, EventWriter, HandedError, StandInError
 
 __all__ = [
     "ABANDONED",
@@ -79,6 +79,7 @@ __all__ = [
     "EventWriter",
     "GameRecord",
     "GameRow",
+    "HandedError",
     "HighScore",
     "PlayerRecord",
     "PlayerRow",

@@ -379,20 +379,33 @@ class RoomStore:
             row.meta = new
             return new
 
+    def _lock_room(self, session: Session, room_id: int) -> GameRow | None:
+        """The room's row, locked until the session's transaction ends: ``FOR UPDATE`` on PostgreSQL; on SQLite
+        the database's write lock, taken first (``BEGIN IMMEDIATE``), so that what the transaction reads cannot
+        change before it writes, as in the event writer."""
+        if self.engine.dialect.name == "sqlite":
+            session.connection().exec_driver_sql("BEGIN IMMEDIATE")
+        return session.get(GameRow, room_id, with_for_update=True)
+
+    @staticmethod
+    def _last_seq(session: Session, room_id: int) -> int:
+        return int(session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == room_id)) or 0)
+
     def record_back(self, room_id: int, seat: int) -> dict[str, Any] | None:
         """A player is back: close their seat's open ``stand_ins`` entries at the room's last logged event, read
         with the room's row locked (an entry whose stand-in played nothing goes). The writer checks a stand-in's
         move with the same row locked (:func:`handed`), so on every database and across processes the move is
-        either logged before this (and counted as the stand-in's, ``to`` includes it) or refused after it.
+        either logged before this (and counted as the stand-in's, ``to`` includes it) or refused after it. One
+        transaction on SQLite too (``BEGIN IMMEDIATE``).
 
         Returns:
             The new meta (None: no such room).
         """
         with Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, room_id, with_for_update=True)
+            row = self._lock_room(session, room_id)
             if row is None:
                 return None
-            last = int(session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == room_id)) or 0)
+            last = self._last_seq(session, room_id)
             meta = dict(row.meta or {})
             entries = []
             for entry in meta.get("stand_ins") or []:
@@ -404,6 +417,34 @@ class RoomStore:
                 entries.append(entry)
             row.meta = {**meta, "stand_ins": entries}
             return row.meta
+
+    def record_hand_over(
+        self, room_id: int, seat: int, bot: str, why: str, seen: int | None = None
+    ) -> tuple[dict[str, Any], bool] | None:
+        """Hand a seat to a stand-in bot: open a ``stand_ins`` entry from the event after the room's last logged
+        one, read with the room's row locked. The writer checks a player's own move with the same row locked
+        (:attr:`~pasch.storage.Append.player`), so the move is either logged before this (and is the player's:
+        the entry starts after it) or refused after it, wherever it was made.
+
+        Args:
+            seen: the last ``seq`` the caller's decision was based on (a turn clock that ran out): if the log
+                has moved on since (the player acted in another process), nothing is written.
+
+        Returns:
+            (the meta, whether the seat was handed over now), or None: no such room. Not handed: the log moved
+            on past ``seen``, or the seat is handed over already.
+        """
+        with Session(self.engine) as session, session.begin():
+            row = self._lock_room(session, room_id)
+            if row is None:
+                return None
+            last = self._last_seq(session, room_id)
+            meta = dict(row.meta or {})
+            if (seen is not None and last != seen) or handed(meta, seat):
+                return meta, False
+            entry = {"seat": seat, "bot": bot, "from": last + 1, "to": None, "why": why}
+            row.meta = {**meta, "stand_ins": [*(meta.get("stand_ins") or []), entry]}
+            return row.meta, True
 
     def take_back(
         self, room_id: int, first_seq: int, last_seq: int, change: Callable[[dict[str, Any]], dict[str, Any]]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, bindparam, insert, select, update
+from sqlalchemy import Engine, bindparam, insert, update
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
@@ -32,7 +32,7 @@ from pasch.errors import PaschError
 from pasch.storage._models import FINISHED, EventRow, GameRow, ResultRow
 from pasch.storage._rooms import handed
 
-__all__ = ["CHANNEL", "LISTEN", "Append", "ConflictError", "EventWriter", "StandInError"]
+__all__ = ["CHANNEL", "LISTEN", "Append", "ConflictError", "EventWriter", "HandedError", "StandInError"]
 
 MAX_BATCH = 512
 """At most this many appends share one transaction."""
@@ -50,7 +50,18 @@ class ConflictError(PaschError):
 
 class StandInError(ConflictError):
     """A stand-in's move for a seat that the room's stored ``meta`` no longer hands to a stand-in: its player
-    came back (maybe in another process). Nothing of the append was written; ``meta`` is the room's, as read."""
+    came back (maybe in another process). Nothing of the append was written; ``meta`` holds the room's
+    ``stand_ins``, as read."""
+
+    def __init__(self, message: str, meta: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.meta = meta
+
+
+class HandedError(ConflictError):
+    """A player's own move for a seat that the room's stored ``meta`` hands to a stand-in bot: it was handed over
+    (maybe by another process) before this process heard of it. Nothing of the append was written; ``meta`` holds
+    the room's ``stand_ins``, as read (the caller records the player's ``back`` and tries the move again)."""
 
     def __init__(self, message: str, meta: dict[str, Any]) -> None:
         super().__init__(message)
@@ -73,6 +84,10 @@ class Append:
         stand_in: the seat a stand-in bot plays this move for (None: a player's or a bot seat's own move). It is
             written only if the room's stored meta still hands that seat over (:func:`~pasch.storage.handed`),
             read in the same transaction with the room's row locked; else :class:`StandInError`.
+        player: the seat whose player makes this move themselves (None: not checked). It is written only if the
+            room's stored meta does not hand that seat to a stand-in, read in the same transaction with the
+            room's row locked; else :class:`HandedError`. So a move is never logged as a stand-in's that its
+            player made on a process which had not yet heard of the hand-over.
     """
 
     room_id: int
@@ -82,6 +97,7 @@ class Append:
     results: list[tuple[int, str, int, int]] = field(default_factory=list)
     notice: str = ""
     stand_in: int | None = None
+    player: int | None = None
 
 
 class _Prepared:
@@ -142,8 +158,14 @@ class EventWriter:
             engine,
             {"at": rm.finished_at.type, "up": rm.updated_at.type},
         )
-        # A stand-in's move: the room's meta, its row locked (SQLite: BEGIN IMMEDIATE holds the write lock).
-        self._meta = _Prepared(select(rm.meta).where(rm.id == bindparam("rid")).with_for_update(), engine, {})
+        # The checked moves' rooms: their hand-overs (meta's ``stand_ins`` only: not the chat), the rows locked in
+        # id order, one statement for the batch (SQLite: BEGIN IMMEDIATE holds the write lock already).
+        games = GameRow.__tablename__
+        self._stand_ins = (
+            f"SELECT id, meta -> 'stand_ins' FROM {games} WHERE id = ANY(%s::bigint[]) ORDER BY id FOR UPDATE"
+            if engine.dialect.name == "postgresql"
+            else f"SELECT id, json_extract(meta, '$.stand_ins') FROM {games} WHERE id IN ({{}}) ORDER BY id"
+        )
         # PostgreSQL: the events and their NOTIFYs go in ONE statement on an autocommit connection, so a
         # batch without results is one round trip (was: BEGIN, the insert, the notify, COMMIT). The insert
         # is a data-modifying CTE, which runs to completion whether or not the query reads it; if it fails
@@ -256,13 +278,13 @@ class EventWriter:
         for item in batch:
             _settle(item, refused.get(id(item[0])))
 
-    def _transaction(self, appends: list[Append]) -> dict[int, StandInError]:
+    def _transaction(self, appends: list[Append]) -> dict[int, ConflictError]:
         """Write the appends in one transaction; returns the stand-ins' moves refused (by ``id``), not written."""
         conn = self._connection()
         try:
             cur = conn.cursor()
-            refused: dict[int, StandInError] = {}
-            checked = any(a.stand_in is not None for a in appends)
+            refused: dict[int, ConflictError] = {}
+            checked = any(a.stand_in is not None or a.player is not None for a in appends)
             if checked:  # rare: a transaction that reads (locks) the rooms' rows before the insert
                 cur.execute("BEGIN" if self._postgres else "BEGIN IMMEDIATE")
                 refused = self._refused(cur, appends)
@@ -303,25 +325,34 @@ class EventWriter:
             self._conn = None
             raise
 
-    def _refused(self, cur: Any, appends: list[Append]) -> dict[int, StandInError]:
-        """The stand-ins' moves whose seat the room's stored meta no longer hands over, read inside the batch's
-        transaction with the rooms' rows locked (in id order): a ``back`` committed before is seen here, one
-        recorded after waits for this commit (:meth:`~pasch.storage.RoomStore.record_back`)."""
-        metas: dict[int, dict[str, Any]] = {}
-        for rid in sorted({a.room_id for a in appends if a.stand_in is not None}):
-            cur.execute(self._meta.sql, self._meta.params([{"rid": rid}])[0])
-            found = cur.fetchone()
-            value = found[0] if found else None
+    def _refused(self, cur: Any, appends: list[Append]) -> dict[int, ConflictError]:
+        """The checked moves the room's stored meta refuses, read inside the batch's transaction with the rooms'
+        rows locked (in id order): a stand-in's move whose seat is no longer handed over (:class:`StandInError`)
+        and a player's own move whose seat is (:class:`HandedError`). A ``back`` or a hand-over committed
+        before is seen here; one recorded after waits for this commit (:meth:`~pasch.storage.RoomStore.record_back`,
+        :meth:`~pasch.storage.RoomStore.record_hand_over`)."""
+        ids = sorted({a.room_id for a in appends if a.stand_in is not None or a.player is not None})
+        if self._postgres:
+            cur.execute(self._stand_ins, (ids,))
+        else:
+            cur.execute(self._stand_ins.format(", ".join("?" * len(ids))), ids)
+        metas: dict[int, dict[str, Any]] = {rid: {} for rid in ids}
+        for rid, value in cur.fetchall():
             value = json.loads(value) if isinstance(value, str | bytes) else value
-            metas[rid] = dict(value) if isinstance(value, dict) else {}
-        return {
-            id(a): StandInError(
-                f"seat {a.stand_in} of room {a.room_id} is not handed to a stand-in (its player is back)",
-                metas[a.room_id],
-            )
-            for a in appends
-            if a.stand_in is not None and not handed(metas[a.room_id], a.stand_in)
-        }
+            metas[rid] = {"stand_ins": value} if isinstance(value, list) else {}
+        refused: dict[int, ConflictError] = {}
+        for a in appends:
+            if a.stand_in is not None and not handed(metas[a.room_id], a.stand_in):
+                refused[id(a)] = StandInError(
+                    f"seat {a.stand_in} of room {a.room_id} is not handed to a stand-in (its player is back)",
+                    metas[a.room_id],
+                )
+            elif a.player is not None and handed(metas[a.room_id], a.player):
+                refused[id(a)] = HandedError(
+                    f"seat {a.player} of room {a.room_id} is handed to a stand-in (its player was away)",
+                    metas[a.room_id],
+                )
+        return refused
 
     def _append_postgres(
         self, cur: Any, appends: list[Append], rows: list[dict[str, Any]], *, begun: bool = False

@@ -27,7 +27,17 @@ from pasch.engine import Action, GameLog, GameState, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import RuleSet
 from pasch.rules import get as get_rules
-from pasch.storage import ABANDONED, Append, ConflictError, EventWriter, RoomRecord, RoomStore, SeatRecord, StandInError
+from pasch.storage import (
+    ABANDONED,
+    Append,
+    ConflictError,
+    EventWriter,
+    HandedError,
+    RoomRecord,
+    RoomStore,
+    SeatRecord,
+    StandInError,
+)
 from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of, dice_stream, new_seed
 from pasch.web._hints import compute_hint
 from pasch.web._manners import ActError, away_of, waiting_for
@@ -77,6 +87,24 @@ def _check_name(name: str, others: list[str]) -> None:
 
 WIN_BOT = "bot:win"
 """The seat kind whose tables are built only where the operator allows them (:attr:`Service.win_bots`)."""
+
+
+class _HandedOverError(ActError):
+    """A player's move the database refused: their seat was handed to a stand-in (in another process, which
+    this one had not heard of yet). ``seq``: the log's length the move was chosen at."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__("conflict", "your seat was handed to a stand-in meanwhile; the state was reloaded")
+        self.seq = seq
+
+
+def _may_be_handed(room: Room, seat: int) -> bool:
+    """Whether a seat's player may find it handed to a stand-in by another process: a human seat in a room with a
+    turn clock, or with another human seat (whose player, the host, may hand it over). Their own moves are
+    checked against the stored hand-overs in the write's transaction (:attr:`pasch.storage.Append.player`)."""
+    if room.seats[seat].is_bot:
+        return False
+    return bool(room.extra.get("clock")) or sum(not s.is_bot for s in room.seats) > 1
 
 
 @dataclass(slots=True)
@@ -597,8 +625,17 @@ class Service:
             room = await self.get_room(code)
         # Shielded: once its events are being written, the action completes (cache, ack, broadcast) even if
         # the connection that sent it is torn down meanwhile, so the cache never falls behind the log.
-        task = asyncio.ensure_future(self._act_task(room, seat, text, on_commit, at))
-        result = await asyncio.shield(task)
+        try:
+            task = asyncio.ensure_future(self._act_task(room, seat, text, on_commit, at))
+            result = await asyncio.shield(task)
+        except _HandedOverError as exc:
+            # The seat was handed over in another process before this one heard of it, and the database refused
+            # the move as the player's. The player who acts is back: record it, then the same move once more,
+            # at the position it was chosen at (refused as stale if the stand-in has moved meanwhile).
+            await self.table.back(room.code, seat)
+            room = await self.get_room(code)
+            task = asyncio.ensure_future(self._act_task(room, seat, text, on_commit, exc.seq if at is None else at))
+            result = await asyncio.shield(task)
         self.schedule_bots(room)
         return result
 
@@ -664,7 +701,10 @@ class Service:
         pending = self._validate(room, seat, text)
         new = pending.state
         append = Append(room.id, room.seq + 1, list(pending.events), datetime.now(UTC))
-        append.stand_in = seat if seat in room.away else None  # the database checks it is still handed over
+        # The database checks that a stand-in's seat is still handed over, and that a player's is not.
+        append.stand_in = seat if seat in room.away else None
+        if append.stand_in is None and seat is not None and _may_be_handed(room, seat):
+            append.player = seat
         view = state_view(new, room.seq + len(pending.events), room.views)  # before the write: the notice has it
         append.notice = self.notice(room, pending, view) if self.notice is not None else ""
         if new.is_terminal:
@@ -680,12 +720,14 @@ class Service:
             # Another writer took this seq, or the player a stand-in moved for came back in another process:
             # our cache is stale. Catch up from the log; nothing was applied.
             room.match.discard(pending)
-            if isinstance(exc, StandInError):
+            if isinstance(exc, StandInError | HandedError):
                 self.table.came_back(room, exc.meta)
             if self.on_conflict is not None:
                 await self.on_conflict(room)
             else:
                 self.reload(room.code)
+            if isinstance(exc, HandedError):
+                raise _HandedOverError(append.first_seq - 1) from None
             raise ActError("conflict", "another action was recorded first; the state was reloaded") from None
         except Exception as exc:
             room.match.discard(pending)  # the stream goes back: its next throw is the one not recorded

@@ -159,20 +159,41 @@ class Table:
             if room.clock_key != key or self._key(room) != key:
                 return
             room.clock, room.clock_key, room.clock_task = None, None, None
-            await self._hand_over(room, key[0], "clock")
-            await svc._emit(room, _clock_frame(room, None))
+            room = await self._hand_over(room, key[0], "clock")
+            if room.clock is None:  # (a clock restarted after a catch-up has said so)
+                await svc._emit(room, _clock_frame(room, None))
         svc.schedule_bots(room)
 
-    async def _hand_over(self, room: Room, seat: int, why: str) -> None:
-        """Mark a seat away: the room's stand-in plays it from the next event on (the room's lock held)."""
-        kind = self.svc._playing(str(room.extra.get("stand_in") or STAND_IN))
-        entry = {"seat": seat, "bot": kind, "from": room.seq + 1, "to": None, "why": why}
-        meta = await self._write(room, lambda m: {**m, "stand_ins": [*(m.get("stand_ins") or []), entry]})
+    async def _hand_over(self, room: Room, seat: int, why: str) -> Room:
+        """Mark a seat away: the room's stand-in plays it from the next event on (the room's lock held). Returns
+        the room (a fresh copy if it had to catch up with the log).
+
+        The entry starts after the log's last event, read with the room's row locked: a move the player made in
+        another process just before is theirs, one after is refused by the database (:meth:`Service.act` then
+        records their ``back``). A turn clock's hand-over is for the turn this process saw: if the log moved on
+        (the player acted elsewhere) nothing is handed over, and the room catches up and its clock restarts.
+        """
+        svc = self.svc
+        kind = svc._playing(str(room.extra.get("stand_in") or STAND_IN))
+        seen = room.seq if why == "clock" else None
+        done = await asyncio.to_thread(svc.store.record_hand_over, room.id, seat, kind, why, seen)
+        if done is None:
+            raise ActError("no_room", f"there is no room {room.code!r}")
+        meta, handed = done
         room.extra["stand_ins"] = meta.get("stand_ins", [])
-        room.away[seat] = kind
-        await self.svc._emit(room, {"type": "away", "seat": seat, "away": True})
+        room.away = away_of(meta)
+        if not handed and seat not in room.away:  # the log moved on: a player acted in another process
+            if svc.on_conflict is not None:
+                await svc.on_conflict(room)
+            else:
+                svc.reload(room.code)
+            room = svc.rooms.get(room.code, room)
+            await self.arm(room)
+            return room
+        await svc._emit(room, {"type": "away", "seat": seat, "away": True})
         if room.clock_key is not None and room.clock_key[0] == seat:
             await self.arm(room)
+        return room
 
     # -- the host hands an absent seat over ------------------------------------------------------------
     async def hand(self, code: str, host: int | None, seat: Any) -> None:
