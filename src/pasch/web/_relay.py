@@ -402,6 +402,10 @@ class Relay:
                 if before is None or before[1:] != (counts, spectators):  # a repeat that changes nothing: quiet
                     self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
                     self.deliver(room, {"type": "presence"})
+                if before is None and room.watchers > 0 and self.counts is not None:
+                    # A process new to the room (it missed what this one said before it served the room):
+                    # tell it who is connected here now, not at the next repeat.
+                    self.publish(room, self.counts(room))
             return
         if kind == "clock":
             room.clock = (
