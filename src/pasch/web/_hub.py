@@ -24,7 +24,7 @@ from pasch.web._guard import SECURITY_HEADERS, address, origin_allowed
 from pasch.web._json import dumps, loads
 from pasch.web._limits import LimitError
 from pasch.web._manners import PRESENCE_TTL
-from pasch.web._service import ActError, ActResult, Room
+from pasch.web._service import ActError, ActResult, Encoded, Room
 from pasch.web._transport import DIRECT_SEND
 from pasch.web._undo import undo
 from pasch.web._view import state_view
@@ -236,7 +236,10 @@ class Hub:
                 own = tokens.get(conn.seat) if conn.seat is not None else None
                 conn.send({**public, "token": own} if own else public)
             return
-        text = message if isinstance(message, str) else encode(message)
+        if isinstance(message, str):
+            text = message
+        else:  # an update whose text the commit's notice made already is not encoded again
+            text = message.text if isinstance(message, Encoded) else encode(message)
         for conn in conns:
             conn.send(text)
 
