@@ -13,9 +13,9 @@ module builds one statement that does all of it, in this order:
 3. the events of every other append are inserted and their notices ``NOTIFY``-ed (in the batch's order); the
    statement's transaction commits at its end (autocommit), which releases the locks and sends the notices.
 
-The statement returns one row: the number of notices sent and ``[[append index, meta], ...]`` of the refused
-moves (JSON text, NULL when none). A taken ``(game_id, seq)`` slot fails the whole statement (nothing written,
-nothing notified), as before.
+The statement returns one row: the number of notices sent and ``[[append index, stand_ins], ...]`` of the
+refused moves (JSON text, NULL when none; ``stand_ins`` is the room's ``meta`` entry as read under the lock).
+A taken ``(game_id, seq)`` slot fails the whole statement (nothing written, nothing notified), as before.
 """
 
 from __future__ import annotations
@@ -137,23 +137,24 @@ class CheckedStatements:
         return (
             f"WITH c AS MATERIALIZED (SELECT * FROM {checks} AS c(i, rid, seat, stand)), "
             f"lk AS MATERIALIZED (SELECT id, meta FROM {self.games} WHERE {rooms} ORDER BY id FOR UPDATE), "
-            "bad AS MATERIALIZED (SELECT c.i, lk.meta FROM c JOIN lk ON lk.id = c.rid "
+            "bad AS MATERIALIZED (SELECT c.i, lk.meta -> 'stand_ins' AS stand_ins FROM c JOIN lk ON lk.id = c.rid "
             f"WHERE {handed_sql('lk.meta', 'c.seat')} <> c.stand), "
             f"ins AS (INSERT INTO {self.events} ({cols}) SELECT {cols} FROM {rows} AS r({cols}, i) "
             "WHERE r.i NOT IN (SELECT i FROM bad)), "
             f"nt AS MATERIALIZED ({notify}) "
             "SELECT (SELECT count(*) FROM nt), "
-            "(SELECT CAST(json_agg(json_build_array(bad.i, bad.meta)) AS text) FROM bad)"
+            "(SELECT CAST(json_agg(json_build_array(bad.i, bad.stand_ins)) AS text) FROM bad)"
         )
 
 
-def refused_of(result: tuple[Any, ...] | None) -> dict[int, dict[str, Any]]:
-    """The refused appends' indexes and their rooms' ``meta`` (as read under the lock) from the statement's row."""
+def refused_of(result: Sequence[Any] | None) -> dict[int, dict[str, Any]]:
+    """The refused appends' indexes and their rooms' ``meta`` as read under the lock, from the statement's row:
+    only its ``stand_ins`` (``{}`` when it has no list there), as the writer's own check reads it."""
     if result is None or result[1] is None:
         return {}
     out: dict[int, dict[str, Any]] = {}
-    for index, meta in json.loads(result[1]):
-        out[int(index)] = dict(meta) if isinstance(meta, dict) else {}
+    for index, stand_ins in json.loads(result[1]):
+        out[int(index)] = {"stand_ins": stand_ins} if isinstance(stand_ins, list) else {}
     return out
 
 

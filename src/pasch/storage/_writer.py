@@ -30,6 +30,7 @@ from sqlalchemy.sql.expression import ClauseElement
 
 from pasch.errors import PaschError
 from pasch.storage._models import FINISHED, EventRow, GameRow, ResultRow
+from pasch.storage._pg_append import CheckedStatements, Direct, refused_of
 from pasch.storage._rooms import handed
 
 __all__ = ["CHANNEL", "LISTEN", "Append", "ConflictError", "EventWriter", "HandedError", "StandInError"]
@@ -184,6 +185,17 @@ class EventWriter:
         # psycopg dumps a list element by element in Python (~9 % of a process's CPU with 2,000 players).
         self._ev_casts = "(" + ", ".join(f"%s::{ev[c].type.compile(dialect=engine.dialect)}" for c in ev_cols) + ")"
         self._small: dict[tuple[int, int], str] = {}
+        # A checked batch (a stand-in's or a player's own move on a seat that may be handed over): the rooms'
+        # rows locked, the check, the insert and the NOTIFYs in one statement (pasch.storage._pg_append).
+        self._checked = CheckedStatements(
+            GameRow.__tablename__,
+            EventRow.__tablename__,
+            ev_cols,
+            [str(ev[c].type.compile(dialect=engine.dialect)) for c in ev_cols],
+            CHANNEL,
+            SMALL_BATCH,
+        )
+        self._direct = Direct()
         dbapi = engine.dialect.loaded_dbapi
         self._integrity: type[Exception] = dbapi.IntegrityError
         self._queue: queue.SimpleQueue[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
@@ -215,7 +227,8 @@ class EventWriter:
             ConflictError: another writer took one of the ``seq`` slots; nothing of this append was written.
             Exception: the database failed (the DBAPI's error); nothing of this append was written.
         """
-        self.start()
+        if self._thread is None:  # (is_alive() per action was ~2 % of a process under load)
+            self.start()
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._queue.put((append, done, loop))
@@ -285,6 +298,13 @@ class EventWriter:
             cur = conn.cursor()
             refused: dict[int, ConflictError] = {}
             checked = any(a.stand_in is not None or a.player is not None for a in appends)
+            if checked and self._postgres and not any(a.results or a.stand_in is not None for a in appends):
+                # Players' own moves (every move in a room with two humans): lock, check, insert and notify in
+                # one statement. A stand-in's move (rare) keeps the transaction below.
+                refused = self._append_checked(appends)
+                cur.close()
+                self.commits += 1
+                return refused
             if checked:  # rare: a transaction that reads (locks) the rooms' rows before the insert
                 cur.execute("BEGIN" if self._postgres else "BEGIN IMMEDIATE")
                 refused = self._refused(cur, appends)
@@ -365,7 +385,10 @@ class EventWriter:
         sql, params = self._append_statement(rows, notices)
         finishing = [a for a in appends if a.results]
         if not finishing and not begun:
-            cur.execute(sql, params)
+            if len(rows) <= SMALL_BATCH and len(notices) <= SMALL_BATCH:  # scalars: libpq itself
+                self._direct.run(self._conn.driver_connection.pgconn, sql, params)
+            else:
+                cur.execute(sql, params)
             return
         if not begun:
             cur.execute("BEGIN")
@@ -378,6 +401,35 @@ class EventWriter:
             with contextlib.suppress(Exception):
                 cur.execute("ROLLBACK")
             raise
+
+    def _append_checked(self, appends: list[Append]) -> dict[int, ConflictError]:
+        """PostgreSQL, a batch with checked moves and no game's end: one autocommit statement locks the checked
+        rooms' rows (id order), refuses what their meta refuses (:func:`_refusal`), inserts and notifies the others
+        (:class:`~pasch.storage._pg_append.CheckedStatements`); returns the refused, by ``id``."""
+        checks: list[tuple[int, int, int, bool]] = []
+        for i, a in enumerate(appends):
+            if a.stand_in is not None:
+                checks.append((i, a.room_id, a.stand_in, True))
+            elif a.player is not None:
+                checks.append((i, a.room_id, a.player, False))
+        dicts = [
+            {"game_id": a.room_id, "seq": n, "seat": seat, "action": text, "created_at": a.at}
+            for a in appends
+            for n, (seat, text) in enumerate(a.events, start=a.first_seq)
+        ]
+        self._events.params(dicts)  # applies the bind processors to the rows in place
+        owners = [i for i, a in enumerate(appends) for _ in a.events]
+        rows = [(i, [d[c] for c in self._ev_cols]) for i, d in zip(owners, dicts, strict=True)]
+        notices = [(i, a.notice) for i, a in enumerate(appends) if a.notice]
+        sql, params = self._checked.statement(checks, rows, notices)
+        if max(len(checks), len(rows), len(notices)) <= self._checked.small:
+            found = self._direct.run(self._conn.driver_connection.pgconn, sql, params)[0]
+        else:
+            cur = self._conn.cursor()
+            cur.execute(sql, params)
+            found = cur.fetchone()
+            cur.close()
+        return {id(appends[i]): _refusal(appends[i], meta) for i, meta in refused_of(found).items()}
 
     def _append_statement(self, rows: list[dict[str, Any]], notices: list[str]) -> tuple[str, tuple[Any, ...]]:
         """The statement that inserts ``rows`` and notifies ``notices``, and its parameters: scalars in a
@@ -408,6 +460,17 @@ class EventWriter:
         )
         finish = {"rid": a.room_id, "st": FINISHED, "at": a.at, "up": a.at}
         cur.execute(self._finish.sql, self._finish.params([finish])[0])
+
+
+def _refusal(a: Append, meta: dict[str, Any]) -> ConflictError:
+    """Why the room's stored ``meta`` refuses a checked move, as :meth:`EventWriter._refused` says it: a
+    stand-in's move for a seat not handed over (:class:`StandInError`), or a player's own move for a seat that is
+    (:class:`HandedError`)."""
+    if a.stand_in is not None:
+        return StandInError(
+            f"seat {a.stand_in} of room {a.room_id} is not handed to a stand-in (its player is back)", meta
+        )
+    return HandedError(f"seat {a.player} of room {a.room_id} is handed to a stand-in (its player was away)", meta)
 
 
 def _settle(item: tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop], exc: BaseException | None) -> None:
