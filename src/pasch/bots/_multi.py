@@ -157,7 +157,7 @@ def announced_table(solver: Solver, max_slack: int) -> npt.NDArray[np.float32]:
     :func:`pasch.solver.cache_dir` like the solver's tables (a JSON sidecar with the rules, version, shape and a
     CRC-32; a damaged file is rebuilt with a ``CacheWarning``, and the cache's disk bound covers it).
     """
-    from pasch.solver._table import cache_name, load_array, store_or_warn
+    from pasch.solver import cache_name, load_array, store_or_warn
 
     rules = solver.rules
     p = solver.prep
