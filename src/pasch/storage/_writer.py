@@ -362,16 +362,11 @@ class EventWriter:
             metas[rid] = {"stand_ins": value} if isinstance(value, list) else {}
         refused: dict[int, ConflictError] = {}
         for a in appends:
-            if a.stand_in is not None and not handed(metas[a.room_id], a.stand_in):
-                refused[id(a)] = StandInError(
-                    f"seat {a.stand_in} of room {a.room_id} is not handed to a stand-in (its player is back)",
-                    metas[a.room_id],
-                )
-            elif a.player is not None and handed(metas[a.room_id], a.player):
-                refused[id(a)] = HandedError(
-                    f"seat {a.player} of room {a.room_id} is handed to a stand-in (its player was away)",
-                    metas[a.room_id],
-                )
+            meta = metas.get(a.room_id, {})
+            if (a.stand_in is not None and not handed(meta, a.stand_in)) or (
+                a.stand_in is None and a.player is not None and handed(meta, a.player)
+            ):
+                refused[id(a)] = _refusal(a, meta)
         return refused
 
     def _append_postgres(
