@@ -20,17 +20,18 @@ A taken ``(game_id, seq)`` slot fails the whole statement (nothing written, noth
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 import psycopg
 from psycopg import pq
 
-__all__ = ["HANDED", "CheckedStatements", "Direct", "handed_sql", "refused_of"]
+__all__ = ["HANDED", "CheckedStatements", "Direct", "LoopDirect", "handed_sql", "refused_of"]
 
 HANDED = (
     "COALESCE((SELECT true FROM json_array_elements("
@@ -200,6 +201,136 @@ class Direct:
             _check(pgconn.prepare(name, _numbered(sql).encode()), pgconn)
         self._names[sql] = name
         return name
+
+
+class LoopDirect:
+    """:class:`Direct` on the event loop: libpq's asynchronous calls on a nonblocking connection whose socket the
+    loop watches, so a write needs no thread. Handing every write to a writer thread and its result back (a queue,
+    a thread's wake-up, the GIL passed both ways, ``call_soon_threadsafe``'s wake-up of the loop) cost more of a
+    process's CPU than the statement (issue 25). One statement is in flight at a time (the caller sees to it).
+
+    Args:
+        connect: opens a DBAPI connection to PostgreSQL (psycopg); called in a worker thread, so a database that
+            does not answer never blocks the loop.
+    """
+
+    def __init__(self, connect: Callable[[], Any]) -> None:
+        self._connect = connect
+        self._conn: Any = None
+        self._pgconn: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._fd = -1
+        self._names: dict[str, bytes] = {}
+        self._waiter: asyncio.Future[None] | None = None
+
+    async def run(self, sql: str, params: Sequence[Any]) -> list[tuple[bytes | None, ...]]:
+        """Execute ``sql`` (autocommit, no transaction open); its rows as text (bytes, None for NULL).
+
+        Raises:
+            psycopg.Error: the database refused the statement or the connection failed (the connection is
+                dropped; the next call opens a new one).
+        """
+        pgconn = await self._connection()
+        values = [_text(v) for v in params]
+        try:
+            name = self._names.get(sql)
+            if name is None:
+                name = await self._prepare(sql)
+            try:
+                result = await self._exec(lambda: pgconn.send_query_prepared(name, values))
+            except psycopg.errors.InvalidSqlStatementName:  # dropped behind our back (DEALLOCATE / DISCARD ALL)
+                name = await self._prepare(sql)
+                result = await self._exec(lambda: pgconn.send_query_prepared(name, values))
+        except (psycopg.OperationalError, asyncio.CancelledError):  # a statement may be left in flight: start afresh
+            self.close()
+            raise
+        except psycopg.Error:
+            if pgconn.status != pq.ConnStatus.OK:
+                self.close()
+            raise
+        return [tuple(result.get_value(r, c) for c in range(result.nfields)) for r in range(result.ntuples)]
+
+    def close(self) -> None:
+        """Stop watching the socket and close the connection (idempotent)."""
+        conn, self._conn, self._pgconn = self._conn, None, None
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_exception(psycopg.OperationalError("the connection was closed"))
+        self._waiter = None
+        if conn is None:
+            return
+        # The descriptor as registered: libpq may have closed a lost connection's socket already (its number is
+        # then free for the next connection, which must not find it registered still).
+        with contextlib.suppress(Exception):  # a closed loop
+            if self._loop is not None and self._fd >= 0:
+                self._loop.remove_reader(self._fd)
+        self._fd = -1
+        with contextlib.suppress(Exception):
+            conn.invalidate()  # its protocol state is libpq's, not psycopg's: not back to the pool
+
+    async def _connection(self) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._pgconn is not None and self._loop is not loop:  # another loop (a test's second asyncio.run)
+            self.close()
+        if self._pgconn is None:
+            conn = await asyncio.to_thread(self._connect)
+            try:
+                conn.driver_connection.autocommit = True
+                pgconn = conn.driver_connection.pgconn
+                pgconn.nonblocking = 1
+                fd = pgconn.socket
+                loop.add_reader(fd, self._readable)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
+                raise
+            self._conn, self._pgconn, self._loop, self._fd, self._names = conn, pgconn, loop, fd, {}
+        return self._pgconn
+
+    def _readable(self) -> None:
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+            return
+        # Nobody waits (a notice, or the server closing the connection): read it, so the loop stops reporting it.
+        try:
+            if self._pgconn is not None:
+                self._pgconn.consume_input()
+        except psycopg.Error:
+            self.close()
+
+    async def _prepare(self, sql: str) -> bytes:
+        name = b"pasch_" + hashlib.sha1(sql.encode()).hexdigest()[:24].encode()
+        pgconn = self._pgconn
+        with contextlib.suppress(psycopg.errors.DuplicatePreparedStatement):  # the same name: the same text
+            await self._exec(lambda: pgconn.send_prepare(name, _numbered(sql).encode()))
+        self._names[sql] = name
+        return name
+
+    async def _exec(self, send: Callable[[], None]) -> Any:
+        """Send a command, then read its results as they come (the loop serves others meanwhile); the first
+        failed result is raised (as :class:`Direct` does), after the rest was read."""
+        pgconn = self._pgconn
+        send()
+        while pgconn.flush():  # rare: the socket's buffer is full
+            await asyncio.sleep(0)
+        outcome: Any = None
+        failed: Any = None
+        while True:
+            while pgconn.is_busy():
+                waiter = self._waiter = asyncio.get_running_loop().create_future()
+                await waiter
+                pgconn.consume_input()
+            result = pgconn.get_result()
+            if result is None:
+                break
+            if failed is None and result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
+                failed = result
+            outcome = result
+        if outcome is None:
+            raise psycopg.OperationalError((pgconn.error_message or b"no result").decode(errors="replace").strip())
+        return _check(failed if failed is not None else outcome, pgconn)
 
 
 def _numbered(sql: str) -> str:

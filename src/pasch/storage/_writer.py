@@ -10,6 +10,11 @@ The statements are compiled once for the database's dialect and executed on the 
 hot path builds no ORM objects and no SQL. The unique ``(game_id, seq)`` constraint still decides between
 two writers (processes) that raced for the same slot: a batch that violates it is rolled back and its
 appends are retried one by one, so only the conflicting append fails (:class:`ConflictError`).
+
+On PostgreSQL the usual append (a move's events and notice, checked or not, without a game's end or a stand-in)
+does not go through the thread: it is written on the event loop itself through libpq's asynchronous calls
+(:class:`~pasch.storage._pg_append.LoopDirect`), batched the same way; the hand-off to a thread and back cost more
+CPU than the statement. The rest (a game's end, a stand-in's move, a long batch) keeps the thread.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import contextlib
 import json
 import queue
 import threading
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,7 +36,7 @@ from sqlalchemy.sql.expression import ClauseElement
 
 from pasch.errors import PaschError
 from pasch.storage._models import FINISHED, EventRow, GameRow, ResultRow
-from pasch.storage._pg_append import CheckedStatements, Direct, refused_of
+from pasch.storage._pg_append import CheckedStatements, Direct, LoopDirect, refused_of
 from pasch.storage._rooms import handed
 
 __all__ = ["CHANNEL", "LISTEN", "Append", "ConflictError", "EventWriter", "HandedError", "StandInError"]
@@ -203,6 +209,12 @@ class EventWriter:
         )
         self._thread: threading.Thread | None = None
         self._conn: Any = None
+        # PostgreSQL: the usual appends are written on the event loop (see the module's docstring).
+        self.on_loop = postgres
+        """Whether the usual appends are written on the event loop (PostgreSQL); False: all go to the thread."""
+        self._loop_direct = LoopDirect(engine.raw_connection) if postgres else None
+        self._pending: deque[tuple[Append, asyncio.Future[None]]] = deque()
+        self._drainer: asyncio.Task[None] | None = None
         self.commits = 0
         """Transactions committed so far (fewer than appends under load)."""
 
@@ -219,6 +231,18 @@ class EventWriter:
             self._queue.put(None)
             self._thread.join(30)
         self._thread = None
+        # The loop's appends: those not sent yet are not written (their actions were not acknowledged).
+        if self._drainer is not None and not self._drainer.done():
+            with contextlib.suppress(RuntimeError):  # its loop is closed
+                self._drainer.cancel()
+        self._drainer = None
+        while self._pending:
+            _, fut = self._pending.popleft()
+            if not fut.done():
+                with contextlib.suppress(RuntimeError):
+                    fut.set_exception(PaschError("the event writer stopped before this append was written"))
+        if self._loop_direct is not None:
+            self._loop_direct.close()
 
     async def write(self, append: Append) -> None:
         """Append the rows in one transaction (maybe shared with other appends); return after the commit.
@@ -227,12 +251,77 @@ class EventWriter:
             ConflictError: another writer took one of the ``seq`` slots; nothing of this append was written.
             Exception: the database failed (the DBAPI's error); nothing of this append was written.
         """
-        if self._thread is None:  # (is_alive() per action was ~2 % of a process under load)
-            self.start()
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
+        if self.on_loop and self._loop_ok(append):
+            self._pending.append((append, done))
+            if self._drainer is None or self._drainer.done():
+                self._drainer = loop.create_task(self._drain())
+            await done
+            return
+        if self._thread is None:  # (is_alive() per action was ~2 % of a process under load)
+            self.start()
         self._queue.put((append, done, loop))
         await done
+
+    # -- the event loop's own writes (PostgreSQL) -------------------------------------------------
+    @staticmethod
+    def _loop_ok(append: Append) -> bool:
+        """Whether the append is written on the loop: a move's events and notice, a player's check at most."""
+        return not append.results and append.stand_in is None and len(append.events) <= SMALL_BATCH
+
+    async def _drain(self) -> None:
+        """Write the loop's pending appends, as many as fit one small statement at a time, until none is left."""
+        while self._pending:
+            batch = [self._pending.popleft()]
+            rows, notices, checks = _sizes(batch[0][0])
+            while self._pending:
+                r, n, c = _sizes(self._pending[0][0])
+                if max(rows + r, notices + n, checks + c) > SMALL_BATCH:
+                    break
+                batch.append(self._pending.popleft())
+                rows, notices, checks = rows + r, notices + n, checks + c
+            await self._loop_batch(batch)
+
+    async def _loop_batch(self, batch: list[tuple[Append, asyncio.Future[None]]]) -> None:
+        try:
+            refused = await self._loop_statement([a for a, _ in batch])
+        except asyncio.CancelledError:  # stop(): the statement may or may not have committed; nobody was told
+            for _, fut in batch:
+                _resolve(fut, PaschError("the event writer stopped while this append was in flight"))
+            raise
+        except self._integrity:
+            # Someone else holds one of these slots: find which append it was, write the others.
+            for append, fut in batch:
+                try:
+                    _resolve(fut, (await self._loop_statement([append])).get(id(append)))
+                except self._integrity:
+                    _resolve(fut, ConflictError(f"seq {append.first_seq} of room {append.room_id} is taken"))
+                except Exception as exc:
+                    _resolve(fut, exc)
+            return
+        except Exception as exc:
+            for _, fut in batch:
+                _resolve(fut, exc)
+            return
+        for append, fut in batch:
+            _resolve(fut, refused.get(id(append)))
+
+    async def _loop_statement(self, appends: list[Append]) -> dict[int, ConflictError]:
+        """One small autocommit statement on the loop: the appends' events and notices, the players' moves
+        checked (with the rooms' rows locked) where any is; returns the refused, by ``id``."""
+        assert self._loop_direct is not None
+        if any(a.player is not None for a in appends):
+            sql, params = self._checked_statement(appends)
+            found = (await self._loop_direct.run(sql, params))[0]
+            self.commits += 1
+            return {id(appends[i]): _refusal(appends[i], meta) for i, meta in refused_of(found).items()}
+        rows = _rows(appends)
+        self._events.params(rows)  # applies the bind processors to the rows in place
+        sql, params = self._append_statement(rows, [a.notice for a in appends if a.notice])
+        await self._loop_direct.run(sql, params)
+        self.commits += 1
+        return {}
 
     # -- the writer thread ------------------------------------------------------------------------
     def _run(self) -> None:
@@ -401,23 +490,8 @@ class EventWriter:
         """PostgreSQL, a batch with checked moves and no game's end: one autocommit statement locks the checked
         rooms' rows (id order), refuses what their meta refuses (:func:`_refusal`), inserts and notifies the others
         (:class:`~pasch.storage._pg_append.CheckedStatements`); returns the refused, by ``id``."""
-        checks: list[tuple[int, int, int, bool]] = []
-        for i, a in enumerate(appends):
-            if a.stand_in is not None:
-                checks.append((i, a.room_id, a.stand_in, True))
-            elif a.player is not None:
-                checks.append((i, a.room_id, a.player, False))
-        dicts = [
-            {"game_id": a.room_id, "seq": n, "seat": seat, "action": text, "created_at": a.at}
-            for a in appends
-            for n, (seat, text) in enumerate(a.events, start=a.first_seq)
-        ]
-        self._events.params(dicts)  # applies the bind processors to the rows in place
-        owners = [i for i, a in enumerate(appends) for _ in a.events]
-        rows = [(i, [d[c] for c in self._ev_cols]) for i, d in zip(owners, dicts, strict=True)]
-        notices = [(i, a.notice) for i, a in enumerate(appends) if a.notice]
-        sql, params = self._checked.statement(checks, rows, notices)
-        if max(len(checks), len(rows), len(notices)) <= self._checked.small:
+        sql, params = self._checked_statement(appends)
+        if isinstance(params, tuple) and not any(isinstance(p, list) for p in params):  # scalars: libpq itself
             found = self._direct.run(self._conn.driver_connection.pgconn, sql, params)[0]
         else:
             cur = self._conn.cursor()
@@ -425,6 +499,21 @@ class EventWriter:
             found = cur.fetchone()
             cur.close()
         return {id(appends[i]): _refusal(appends[i], meta) for i, meta in refused_of(found).items()}
+
+    def _checked_statement(self, appends: list[Append]) -> tuple[str, tuple[Any, ...]]:
+        """The one checked statement of a batch and its parameters (:class:`CheckedStatements`)."""
+        checks: list[tuple[int, int, int, bool]] = []
+        for i, a in enumerate(appends):
+            if a.stand_in is not None:
+                checks.append((i, a.room_id, a.stand_in, True))
+            elif a.player is not None:
+                checks.append((i, a.room_id, a.player, False))
+        dicts = _rows(appends)
+        self._events.params(dicts)  # applies the bind processors to the rows in place
+        owners = [i for i, a in enumerate(appends) for _ in a.events]
+        rows = [(i, [d[c] for c in self._ev_cols]) for i, d in zip(owners, dicts, strict=True)]
+        notices = [(i, a.notice) for i, a in enumerate(appends) if a.notice]
+        return self._checked.statement(checks, rows, notices)
 
     def _append_statement(self, rows: list[dict[str, Any]], notices: list[str]) -> tuple[str, tuple[Any, ...]]:
         """The statement that inserts ``rows`` and notifies ``notices``, and its parameters: scalars in a
@@ -466,6 +555,30 @@ def _refusal(a: Append, meta: dict[str, Any]) -> ConflictError:
             f"seat {a.stand_in} of room {a.room_id} is not handed to a stand-in (its player is back)", meta
         )
     return HandedError(f"seat {a.player} of room {a.room_id} is handed to a stand-in (its player was away)", meta)
+
+
+def _rows(appends: list[Append]) -> list[dict[str, Any]]:
+    """The ``events`` rows of the appends, in order."""
+    return [
+        {"game_id": a.room_id, "seq": n, "seat": seat, "action": text, "created_at": a.at}
+        for a in appends
+        for n, (seat, text) in enumerate(a.events, start=a.first_seq)
+    ]
+
+
+def _sizes(append: Append) -> tuple[int, int, int]:
+    """An append's rows, notices and checks (what a small statement binds as scalars)."""
+    return len(append.events), 1 if append.notice else 0, 1 if append.player is not None else 0
+
+
+def _resolve(fut: asyncio.Future[None], exc: BaseException | None) -> None:
+    """Settle a loop's append (on the loop itself)."""
+    if fut.done():
+        return
+    if exc is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(exc)
 
 
 def _settle(item: tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop], exc: BaseException | None) -> None:
