@@ -195,6 +195,7 @@ class RuleSet:
     _turns: int = field(init=False, compare=False, repr=False, hash=False)
     _five: int | None = field(init=False, compare=False, repr=False, hash=False)
     _announced: int | None = field(init=False, compare=False, repr=False, hash=False)
+    _upper: tuple[int, ...] = field(init=False, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c.id: i for i, c in enumerate(self.categories)})
@@ -205,6 +206,7 @@ class RuleSet:
         object.__setattr__(self, "_five", five[0] if five else None)
         announced = [c for c, o in enumerate(self.columns) if o is Order.ANNOUNCED]
         object.__setattr__(self, "_announced", announced[0] if announced else None)
+        object.__setattr__(self, "_upper", tuple(i for i, c in enumerate(self.categories) if c.is_upper))
         if not self.id:
             raise RuleSetError("a rule set needs an id")
         if self.kind is GameKind.KNASTER:
@@ -267,8 +269,8 @@ class RuleSet:
 
     @property
     def upper_indices(self) -> tuple[int, ...]:
-        """Indices of the upper-section boxes."""
-        return tuple(i for i, c in enumerate(self.categories) if c.is_upper)
+        """Indices of the upper-section boxes (computed once: every sheet view asks for them)."""
+        return self._upper
 
     @property
     def n_columns(self) -> int:
