@@ -582,15 +582,7 @@ def _resolve(fut: asyncio.Future[None], exc: BaseException | None) -> None:
 
 
 def _settle(item: tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop], exc: BaseException | None) -> None:
+    """Settle a thread's append: :func:`_resolve` on its loop."""
     _, fut, loop = item
-
-    def resolve() -> None:
-        if fut.done():
-            return
-        if exc is None:
-            fut.set_result(None)
-        else:
-            fut.set_exception(exc)
-
     with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-        loop.call_soon_threadsafe(resolve)
+        loop.call_soon_threadsafe(_resolve, fut, exc)
