@@ -300,6 +300,20 @@ class LoopDirect:
         except psycopg.Error:
             self.close()
 
+    async def _writable(self) -> None:
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+
+        def wake() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        loop.add_writer(self._fd, wake)
+        try:
+            await ready
+        finally:
+            loop.remove_writer(self._fd)
+
     async def _prepare(self, sql: str) -> bytes:
         name = b"pasch_" + hashlib.sha1(sql.encode()).hexdigest()[:24].encode()
         pgconn = self._pgconn
@@ -313,8 +327,8 @@ class LoopDirect:
         failed result is raised (as :class:`Direct` does), after the rest was read."""
         pgconn = self._pgconn
         send()
-        while pgconn.flush():  # rare: the socket's buffer is full
-            await asyncio.sleep(0)
+        while pgconn.flush():  # rare: the socket's buffer is full; wait until it takes more
+            await self._writable()
         outcome: Any = None
         failed: Any = None
         while True:
