@@ -76,3 +76,27 @@ def test_a_full_send_buffer_is_waited_out_on_the_loop_without_spinning() -> None
         theirs.close()
     # Once before the wait, once when the socket could take more: not once per turn of the loop.
     assert pgconn.flushes == 2
+
+
+class _Busy(_PGconn):
+    """A statement whose result never comes."""
+
+    def is_busy(self) -> int:
+        return 1
+
+
+def test_closing_after_the_loop_closed_with_a_statement_waiting_raises_nothing() -> None:
+    ours, theirs = socket.socketpair()
+    direct = LoopDirect(lambda: None)
+    direct._pgconn, direct._fd = _Busy(ours), ours.fileno()
+    loop = asyncio.new_event_loop()
+    try:
+        task = loop.create_task(direct._exec(lambda: None))
+        loop.run_until_complete(asyncio.sleep(0.01))  # the statement now waits for its result
+        assert direct._waiter is not None and not direct._waiter.done()
+    finally:
+        loop.close()  # (a server stopping: its loop is gone before the writer's stop)
+    direct.close()  # must not raise "Event loop is closed"
+    assert direct._waiter is None and not task.done()
+    ours.close()
+    theirs.close()

@@ -254,7 +254,8 @@ class LoopDirect:
         """Stop watching the socket and close the connection (idempotent)."""
         conn, self._conn, self._pgconn = self._conn, None, None
         if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_exception(psycopg.OperationalError("the connection was closed"))
+            with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits any more
+                self._waiter.set_exception(psycopg.OperationalError("the connection was closed"))
         self._waiter = None
         if conn is None:
             return
