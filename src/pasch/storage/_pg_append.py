@@ -192,11 +192,11 @@ class Direct:
             result = _check(pgconn.exec_prepared(name, values), pgconn)
         except psycopg.errors.InvalidSqlStatementName:  # dropped behind our back (DEALLOCATE / DISCARD ALL)
             result = _check(pgconn.exec_prepared(self._prepare(pgconn, sql), values), pgconn)
-        return [tuple(result.get_value(r, c) for c in range(result.nfields)) for r in range(result.ntuples)]
+        return _rows_of(result)
 
     def _prepare(self, pgconn: Any, sql: str) -> bytes:
         # Named by the text: a pooled connection may hold it already (prepared by an earlier writer).
-        name = b"pasch_" + hashlib.sha1(sql.encode()).hexdigest()[:24].encode()
+        name = _statement_name(sql)
         with contextlib.suppress(psycopg.errors.DuplicatePreparedStatement):  # the same name: the same text
             _check(pgconn.prepare(name, _numbered(sql).encode()), pgconn)
         self._names[sql] = name
@@ -248,7 +248,7 @@ class LoopDirect:
             if pgconn.status != pq.ConnStatus.OK:
                 self.close()
             raise
-        return [tuple(result.get_value(r, c) for c in range(result.nfields)) for r in range(result.ntuples)]
+        return _rows_of(result)
 
     def close(self) -> None:
         """Stop watching the socket and close the connection (idempotent)."""
@@ -316,7 +316,7 @@ class LoopDirect:
             loop.remove_writer(self._fd)
 
     async def _prepare(self, sql: str) -> bytes:
-        name = b"pasch_" + hashlib.sha1(sql.encode()).hexdigest()[:24].encode()
+        name = _statement_name(sql)
         pgconn = self._pgconn
         with contextlib.suppress(psycopg.errors.DuplicatePreparedStatement):  # the same name: the same text
             await self._exec(lambda: pgconn.send_prepare(name, _numbered(sql).encode()))
@@ -346,6 +346,17 @@ class LoopDirect:
         if outcome is None:
             raise psycopg.OperationalError((pgconn.error_message or b"no result").decode(errors="replace").strip())
         return _check(failed if failed is not None else outcome, pgconn)
+
+
+def _statement_name(sql: str) -> bytes:
+    """The prepared statement's name, from its text: a pooled connection may hold it already (prepared by an
+    earlier writer, :class:`Direct` or :class:`LoopDirect`), and the same name means the same text."""
+    return b"pasch_" + hashlib.sha1(sql.encode()).hexdigest()[:24].encode()
+
+
+def _rows_of(result: Any) -> list[tuple[bytes | None, ...]]:
+    """A libpq result's rows as text (bytes, None for NULL)."""
+    return [tuple(result.get_value(r, c) for c in range(result.nfields)) for r in range(result.ntuples)]
 
 
 def _numbered(sql: str) -> str:

@@ -210,8 +210,6 @@ class EventWriter:
         self._thread: threading.Thread | None = None
         self._conn: Any = None
         # PostgreSQL: the usual appends are written on the event loop (see the module's docstring).
-        self.on_loop = postgres
-        """Whether the usual appends are written on the event loop (PostgreSQL); False: all go to the thread."""
         self._loop_direct = LoopDirect(engine.raw_connection) if postgres else None
         self._pending: deque[tuple[Append, asyncio.Future[None]]] = deque()
         self._drainer: asyncio.Task[None] | None = None
@@ -238,9 +236,8 @@ class EventWriter:
         self._drainer = None
         while self._pending:
             _, fut = self._pending.popleft()
-            if not fut.done():
-                with contextlib.suppress(RuntimeError):
-                    fut.set_exception(PaschError("the event writer stopped before this append was written"))
+            with contextlib.suppress(RuntimeError):  # its loop is closed
+                _resolve(fut, PaschError("the event writer stopped before this append was written"))
         if self._loop_direct is not None:
             self._loop_direct.close()
 
@@ -253,7 +250,7 @@ class EventWriter:
         """
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        if self.on_loop and self._loop_ok(append):
+        if self._loop_direct is not None and self._loop_ok(append):
             self._pending.append((append, done))
             if self._drainer is None or self._drainer.done():
                 self._drainer = loop.create_task(self._drain())
@@ -315,7 +312,7 @@ class EventWriter:
             sql, params = self._checked_statement(appends)
             found = (await self._loop_direct.run(sql, params))[0]
             self.commits += 1
-            return {id(appends[i]): _refusal(appends[i], meta) for i, meta in refused_of(found).items()}
+            return _refused_by(appends, found)
         rows = _rows(appends)
         self._events.params(rows)  # applies the bind processors to the rows in place
         sql, params = self._append_statement(rows, [a.notice for a in appends if a.notice])
@@ -404,11 +401,7 @@ class EventWriter:
                     else:
                         conn.commit()
                     return refused
-            rows = [
-                {"game_id": a.room_id, "seq": n, "seat": seat, "action": text, "created_at": a.at}
-                for a in appends
-                for n, (seat, text) in enumerate(a.events, start=a.first_seq)
-            ]
+            rows = _rows(appends)
             if self._postgres:
                 self._append_postgres(cur, appends, rows, begun=checked)
                 cur.close()
@@ -498,7 +491,7 @@ class EventWriter:
             cur.execute(sql, params)
             found = cur.fetchone()
             cur.close()
-        return {id(appends[i]): _refusal(appends[i], meta) for i, meta in refused_of(found).items()}
+        return _refused_by(appends, found)
 
     def _checked_statement(self, appends: list[Append]) -> tuple[str, tuple[Any, ...]]:
         """The one checked statement of a batch and its parameters (:class:`CheckedStatements`)."""
@@ -555,6 +548,11 @@ def _refusal(a: Append, meta: dict[str, Any]) -> ConflictError:
             f"seat {a.stand_in} of room {a.room_id} is not handed to a stand-in (its player is back)", meta
         )
     return HandedError(f"seat {a.player} of room {a.room_id} is handed to a stand-in (its player was away)", meta)
+
+
+def _refused_by(appends: list[Append], found: Sequence[Any] | None) -> dict[int, ConflictError]:
+    """The appends the checked statement's row refused (:func:`~pasch.storage._pg_append.refused_of`), by ``id``."""
+    return {id(appends[i]): _refusal(appends[i], meta) for i, meta in refused_of(found).items()}
 
 
 def _rows(appends: list[Append]) -> list[dict[str, Any]]:
