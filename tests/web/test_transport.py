@@ -8,12 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
-
-from pasch.web._transport import FrameMemo, text_frame
 
 from ._support import WAIT, Client, Server
 
@@ -98,24 +93,3 @@ def test_a_connection_toggling_its_seat_is_rate_limited(server: Server) -> None:
     watcher.recv_type("pong")
     seats = sum(1 for m in watcher.seen if m["type"] == "seats")
     assert seats <= 6, seats  # the joins that were let through, not 20
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.one_of(st.text(max_size=300), st.integers(0, 70_000).map(lambda n: "ü" * (n // 2) + "x" * (n % 2))))
-def test_a_frame_framed_once_is_the_frame_websockets_would_send(text: str) -> None:
-    # Every length class of the header: 7 bits (< 126 bytes), 16 bits (< 65536), 64 bits.
-    expected = Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
-    assert text_frame(text) == expected
-    assert FrameMemo().frame(text) == expected
-
-
-def test_the_frame_memo_goes_by_identity_and_forgets_the_oldest() -> None:
-    memo = FrameMemo(size=2)
-    a = "".join(["upd", "ate"])  # equal texts, distinct objects: each framed from its own content
-    b = "".join(["up", "date"])
-    assert a == b and a is not b
-    assert memo.frame(a) is memo.frame(a)  # the same object: framed once
-    assert memo.frame(b) == text_frame("update")
-    c = "other"
-    assert memo.frame(c) == text_frame(c)
-    assert len(memo._frames) == 2  # the oldest (a) went

@@ -21,20 +21,17 @@ to the connection's transport (the websocket framing of each, one ``write`` for 
 whether it could. It cannot while the handshake is not complete, after a close, and while the transport's
 buffer is over its high-water mark (a slow reader: then the application queues and sends through ASGI, which
 waits for the buffer to drain). Per frame this saves the ASGI send chain and a task switch; frames queued in
-one turn of the event loop (an action's ``ack`` and its ``update``) leave in one system call. A frame is framed
-once (:func:`text_frame`, kept by :class:`FrameMemo` while the same text goes to every seat of a room), not once per
-connection: a server's frames are not masked, so the bytes are the same for every peer.
+one turn of the event loop (an action's ``ack`` and its ``update``) leave in one system call.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import struct
 import time
 from typing import Any
 
-__all__ = ["DIRECT_SEND", "FrameMemo", "TransportGuard", "direct_websocket_protocol", "guarded_protocol", "text_frame"]
+__all__ = ["DIRECT_SEND", "TransportGuard", "direct_websocket_protocol", "guarded_protocol"]
 
 LOG = logging.getLogger("pasch.web")
 
@@ -141,53 +138,14 @@ def guarded_protocol(guard: TransportGuard) -> type[asyncio.Protocol]:
     return Guarded
 
 
-def text_frame(text: str) -> bytes:
-    """``text`` as a server's websocket text frame: final, unmasked, no extension (RFC 6455, section 5.2)."""
-    data = text.encode()
-    n = len(data)
-    if n < 126:
-        return bytes((0x81, n)) + data
-    if n < 65536:
-        return struct.pack("!BBH", 0x81, 126, n) + data
-    return struct.pack("!BBQ", 0x81, 127, n) + data
-
-
-class FrameMemo:
-    """The frames of the last few texts sent, by identity: a room's update goes to every seat as the same ``str``
-    object (:meth:`pasch.web.Hub.deliver`), so it is encoded and framed once, not once per connection.
-
-    Args:
-        size: how many texts are kept (the oldest goes first).
-    """
-
-    __slots__ = ("_frames", "_size")
-
-    def __init__(self, size: int = 16) -> None:
-        self._size = size
-        self._frames: dict[int, tuple[str, bytes]] = {}
-
-    def frame(self, text: str) -> bytes:
-        """The frame of ``text`` (:func:`text_frame`)."""
-        hit = self._frames.get(id(text))
-        if hit is not None and hit[0] is text:  # the same object: an id is reused only after it was freed
-            return hit[1]
-        frame = text_frame(text)
-        if len(self._frames) >= self._size:
-            del self._frames[next(iter(self._frames))]
-        self._frames[id(text)] = (text, frame)
-        return frame
-
-
 def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
     """uvicorn's ``websockets-sansio`` protocol class offering :data:`DIRECT_SEND` (``"auto"`` where this uvicorn
     has no such class: the application then sends through ASGI only)."""
     try:
         from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol as Base
         from websockets.exceptions import InvalidState
-        from websockets.protocol import State
     except ImportError:  # an older uvicorn or websockets
         return "auto"
-    memo = FrameMemo()
 
     class Direct(Base):
         """:class:`WebSocketsSansIOProtocol` whose application may write text frames without ASGI."""
@@ -209,17 +167,12 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
                 or self.transport.is_closing()
             ):
                 return False
-            conn = self.conn
-            if conn.state is State.OPEN and not conn.extensions and not conn.expect_continuation_frame:
-                # The usual case: framed once per text (FrameMemo), after whatever the protocol queued (a pong).
-                self.transport.write(b"".join([*conn.data_to_send(), *map(memo.frame, texts)]))
-                return True
             try:
                 for text in texts:
-                    conn.send_text(text.encode())
+                    self.conn.send_text(text.encode())
             except InvalidState:
                 return False
-            self.transport.write(b"".join(conn.data_to_send()))
+            self.transport.write(b"".join(self.conn.data_to_send()))
             return True
 
     return Direct
