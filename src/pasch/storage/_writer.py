@@ -15,6 +15,12 @@ On PostgreSQL the usual append (a move's events and notice, checked or not, with
 does not go through the thread: it is written on the event loop itself through libpq's asynchronous calls
 (:class:`~pasch.storage._pg_append.LoopDirect`), batched the same way; the hand-off to a thread and back cost more
 CPU than the statement. The rest (a game's end, a stand-in's move, a long batch) keeps the thread.
+
+On SQLite every append is written on the event loop too, on a connection of its own that never waits: the appends
+of one turn of the loop share one transaction (a commit in WAL mode with ``synchronous=NORMAL`` writes the log to
+the OS and does not sync it: ~20 µs), and the write-ahead log's checkpoints (which do sync) run in the thread. When
+another connection holds the write lock (a seat claimed, a room created, another program on the same file), the
+batch goes to the thread, which waits for the lock as before; so the loop never waits for SQLite's lock.
 """
 
 from __future__ import annotations
@@ -49,6 +55,13 @@ CHANNEL = "pasch_events"
 """The PostgreSQL ``NOTIFY`` channel on which committed events are announced (:mod:`pasch.web._relay`)."""
 LISTEN = f"LISTEN {CHANNEL}"
 """PostgreSQL: the statement that subscribes a connection to :data:`CHANNEL`."""
+CHECKPOINT_EVERY = 256
+"""SQLite: the loop's connection does not checkpoint the write-ahead log itself (a checkpoint syncs the file); the
+thread checkpoints it (``PASSIVE``: never waiting for readers or writers) after this many of the loop's commits."""
+_CHECKPOINT = "checkpoint"
+"""The writer thread's queue: checkpoint the write-ahead log now (SQLite)."""
+
+_Item = tuple["Append", asyncio.Future[None], asyncio.AbstractEventLoop]
 
 
 class ConflictError(PaschError):
@@ -131,7 +144,8 @@ class _Prepared:
 
 
 class EventWriter:
-    """Appends events from the event loop; the database work happens in one background thread.
+    """Appends events from the event loop: on the loop itself where that never waits (SQLite: every append while no
+    other connection holds the write lock; PostgreSQL: the usual appends), the rest in one background thread.
 
     Args:
         engine: the SQLAlchemy engine of the (migrated) database.
@@ -204,15 +218,18 @@ class EventWriter:
         self._direct = Direct()
         dbapi = engine.dialect.loaded_dbapi
         self._integrity: type[Exception] = dbapi.IntegrityError
-        self._queue: queue.SimpleQueue[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
-            queue.SimpleQueue()
-        )
+        self._queue: queue.SimpleQueue[_Item | str | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._conn: Any = None
         # PostgreSQL: the usual appends are written on the event loop (see the module's docstring).
         self._loop_direct = LoopDirect(engine.raw_connection) if postgres else None
         self._pending: deque[tuple[Append, asyncio.Future[None]]] = deque()
         self._drainer: asyncio.Task[None] | None = None
+        # SQLite: the appends of this turn of the loop (written together when it ends), the loop's own connection.
+        self._sqlite = engine.dialect.name == "sqlite"
+        self._turn: list[_Item] = []
+        self._loop_conn: Any = None
+        self._since_checkpoint = 0
         self.commits = 0
         """Transactions committed so far (fewer than appends under load)."""
 
@@ -240,6 +257,11 @@ class EventWriter:
                 _resolve(fut, PaschError("the event writer stopped before this append was written"))
         if self._loop_direct is not None:
             self._loop_direct.close()
+        turn, self._turn = self._turn, []
+        for _, fut, _loop in turn:
+            with contextlib.suppress(RuntimeError):  # its loop is closed
+                _resolve(fut, PaschError("the event writer stopped before this append was written"))
+        self._close_loop_conn()
 
     async def write(self, append: Append) -> None:
         """Append the rows in one transaction (maybe shared with other appends); return after the commit.
@@ -250,6 +272,12 @@ class EventWriter:
         """
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
+        if self._sqlite:
+            if not self._turn:
+                loop.call_soon(self._write_turn)
+            self._turn.append((append, done, loop))
+            await done
+            return
         if self._loop_direct is not None and self._loop_ok(append):
             self._pending.append((append, done))
             if self._drainer is None or self._drainer.done():
@@ -320,24 +348,69 @@ class EventWriter:
         self.commits += 1
         return {}
 
+    # -- SQLite on the loop ------------------------------------------------------------------------
+    def _write_turn(self) -> None:
+        """SQLite: write the appends of this turn of the loop in one transaction on the loop's connection; what
+        the database is too busy to take at once (another connection's write lock) goes to the thread."""
+        batch, self._turn = self._turn, []
+        if not batch:
+            return
+        busy = self._write_batch(batch, _settle_here, self._loop_connection)
+        if busy:
+            self.start()
+            for item in busy:
+                self._queue.put(item)
+            return
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= CHECKPOINT_EVERY:
+            self._since_checkpoint = 0
+            self.start()
+            self._queue.put(_CHECKPOINT)
+
+    def _loop_connection(self) -> Any:
+        """The loop's own SQLite connection (out of the pool): it never waits for a lock and never checkpoints."""
+        if self._loop_conn is None:
+            conn: Any = self.engine.raw_connection()
+            conn.detach()  # its settings stay its own: closed, not returned to the pool
+            cur = conn.cursor()
+            cur.execute("PRAGMA busy_timeout=0")
+            cur.execute("PRAGMA wal_autocheckpoint=0")
+            cur.close()
+            self._loop_conn = conn
+        return self._loop_conn
+
+    def _close_loop_conn(self) -> None:
+        conn, self._loop_conn = self._loop_conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
     # -- the writer thread ------------------------------------------------------------------------
     def _run(self) -> None:
         while True:
             item = self._queue.get()
             if item is None:
                 break
-            batch = [item]
-            stop = False
-            while len(batch) < MAX_BATCH:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
+            batch: list[_Item] = []
+            stop = checkpoint = False
+            while True:
+                if item is None:
                     stop = True
                     break
-                batch.append(more)
-            self._write_batch(batch)
+                if isinstance(item, str):
+                    checkpoint = True
+                else:
+                    batch.append(item)
+                if len(batch) >= MAX_BATCH:
+                    break
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+            if batch:
+                self._write_batch(batch)
+            if checkpoint:
+                self._checkpoint()
             if stop:
                 break
         if self._conn is not None:
@@ -355,31 +428,59 @@ class EventWriter:
             self._conn = conn
         return self._conn
 
-    def _write_batch(self, batch: list[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop]]) -> None:
+    def _checkpoint(self) -> None:
+        """SQLite: copy the write-ahead log into the database file as far as no reader needs it (``PASSIVE``)."""
+        with contextlib.suppress(Exception):  # a failed checkpoint is retried by the next one; nothing is lost
+            cur = self._connection().cursor()
+            cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            cur.fetchall()
+            cur.close()
+
+    def _write_batch(
+        self,
+        batch: list[_Item],
+        settle: Any = None,
+        connection: Any = None,
+    ) -> list[_Item]:
+        """Write a batch in one transaction (a taken slot: one by one, so only that append fails), settling each
+        append with ``settle`` (default: on its loop, from this thread) on ``connection()`` (default: the thread's).
+        Returns the appends the database was too busy to take (only a connection that does not wait gets busy)."""
+        settle = settle or _settle
+        connection = connection or self._connection
+        busy: list[_Item] = []
+
+        def fail(item: _Item, exc: Exception) -> None:
+            if self._sqlite and _is_busy(exc):
+                busy.append(item)
+            else:
+                settle(item, exc)
+
         try:
-            refused = self._transaction([a for a, _, _ in batch])
+            refused = self._transaction([a for a, _, _ in batch], connection)
         except self._integrity:
             # Someone else holds one of these slots: find which append it was, write the others.
             for item in batch:
                 try:
-                    refused = self._transaction([item[0]])
+                    refused = self._transaction([item[0]], connection)
                 except self._integrity:
-                    _settle(item, ConflictError(f"seq {item[0].first_seq} of room {item[0].room_id} is taken"))
+                    settle(item, ConflictError(f"seq {item[0].first_seq} of room {item[0].room_id} is taken"))
                 except Exception as exc:
-                    _settle(item, exc)
+                    fail(item, exc)
                 else:
-                    _settle(item, refused.get(id(item[0])))
-            return
+                    settle(item, refused.get(id(item[0])))
+            return busy
         except Exception as exc:
             for item in batch:
-                _settle(item, exc)
-            return
+                fail(item, exc)
+            return busy
         for item in batch:
-            _settle(item, refused.get(id(item[0])))
+            settle(item, refused.get(id(item[0])))
+        return busy
 
-    def _transaction(self, appends: list[Append]) -> dict[int, ConflictError]:
-        """Write the appends in one transaction; returns the stand-ins' moves refused (by ``id``), not written."""
-        conn = self._connection()
+    def _transaction(self, appends: list[Append], connection: Any = None) -> dict[int, ConflictError]:
+        """Write the appends in one transaction on ``connection()`` (default: the thread's); returns the
+        stand-ins' moves refused (by ``id``), not written."""
+        conn = (connection or self._connection)()
         try:
             cur = conn.cursor()
             refused: dict[int, ConflictError] = {}
@@ -418,13 +519,18 @@ class EventWriter:
         except self._integrity:
             conn.rollback()
             raise
-        except Exception:
-            # The connection may be broken (a database restart): drop it, the next batch opens a new one.
+        except Exception as exc:
             with contextlib.suppress(Exception):
                 conn.rollback()
-            with contextlib.suppress(Exception):
-                conn.invalidate()
-            self._conn = None
+            if self._sqlite and _is_busy(exc):  # another connection's lock: the connection itself is fine
+                raise
+            # The connection may be broken (a database restart): drop it, the next batch opens a new one.
+            if conn is self._loop_conn:
+                self._close_loop_conn()
+            else:
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
+                self._conn = None
             raise
 
     def _refused(self, cur: Any, appends: list[Append]) -> dict[int, ConflictError]:
@@ -579,8 +685,20 @@ def _resolve(fut: asyncio.Future[None], exc: BaseException | None) -> None:
         fut.set_exception(exc)
 
 
-def _settle(item: tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop], exc: BaseException | None) -> None:
+def _settle(item: _Item, exc: BaseException | None) -> None:
     """Settle a thread's append: :func:`_resolve` on its loop."""
     _, fut, loop = item
     with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
         loop.call_soon_threadsafe(_resolve, fut, exc)
+
+
+def _settle_here(item: _Item, exc: BaseException | None) -> None:
+    """Settle an append written on its own loop."""
+    _resolve(item[1], exc)
+
+
+def _is_busy(exc: BaseException) -> bool:
+    """Whether a SQLite error says that another connection holds a lock (``SQLITE_BUSY`` or ``SQLITE_LOCKED``,
+    extended codes included): the statement did nothing and may be tried again."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in (5, 6)
