@@ -51,6 +51,12 @@ def test_the_stream_is_the_specified_construction_and_fair() -> None:
     assert [HmacDice(seed, [None, None, None]).throw(5, 6) for _ in range(3)] != spec_throws(
         seed, contributions, [(5, 6)] * 3
     )
+    # The list is read at every throw: a contribution that arrives (in place) changes the key from then on.
+    late: list[str | None] = [None, None]
+    changing = HmacDice(seed, late)
+    assert changing.throw(5, 6) == spec_throws(seed, [None, None], [(5, 6)])[0]
+    late[1] = secrets.token_hex(32)
+    assert changing.throw(5, 6) == spec_throws(seed, late, [(5, 6)] * 2)[1]
     mark = stream.mark()
     first = stream.throw(5, 6)
     stream.rewind(mark)

@@ -113,7 +113,7 @@ def dice_key(seed: str, contributions: Sequence[str | None]) -> bytes:
         ValueError: the seed is not hexadecimal.
     """
     message = DICE_V2 + ":" + ",".join(c or "" for c in contributions)
-    return hmac.new(bytes.fromhex(seed), message.encode("ascii"), hashlib.sha256).digest()
+    return hmac.digest(bytes.fromhex(seed), message.encode("ascii"), "sha256")
 
 
 class HmacDice:
@@ -128,13 +128,21 @@ class HmacDice:
         contributions: per seat, the player's contribution or None (the list is read at every throw).
     """
 
-    __slots__ = ("contributions", "count", "seed")
+    __slots__ = ("_key", "contributions", "count", "seed")
 
     def __init__(self, seed: str, contributions: list[str | None] | None = None) -> None:
         bytes.fromhex(seed)  # fail early on a bad seed
         self.seed = seed
         self.contributions: list[str | None] = contributions if contributions is not None else []
         self.count = 0
+        self._key: tuple[tuple[str | None, ...], bytes] | None = None
+
+    def key(self) -> bytes:
+        """:func:`dice_key` of the seed and the contributions as they are now (derived again when they changed)."""
+        now = tuple(self.contributions)
+        if self._key is None or self._key[0] != now:
+            self._key = (now, dice_key(self.seed, now))
+        return self._key[1]
 
     def throw(self, n: int, faces: int) -> tuple[int, ...]:
         """The next throw: ``n`` dice with ``faces`` faces, sorted.
@@ -144,12 +152,12 @@ class HmacDice:
         """
         if not 1 <= faces <= 256:
             raise ValueError(f"dice of {faces} faces cannot be drawn from bytes")
-        key = dice_key(self.seed, self.contributions)
+        key = self.key()
         limit = 256 - 256 % faces
         dice: list[int] = []
         block = 0
         while len(dice) < n:
-            data = hmac.new(key, f"throw:{self.count}:{block}".encode("ascii"), hashlib.sha256).digest()
+            data = hmac.digest(key, f"throw:{self.count}:{block}".encode("ascii"), "sha256")
             dice.extend(b % faces + 1 for b in data if b < limit)
             block += 1
         self.count += 1
