@@ -13,8 +13,7 @@ import pytest
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from pasch.storage import EventRow, GameRow, make_engine, migrate
-from pasch.storage import _writer
+from pasch.storage import EventRow, GameRow, _writer, make_engine, migrate
 from pasch.storage._writer import Append, ConflictError, EventWriter, HandedError
 
 HANDED = {"stand_ins": [{"seat": 1, "bot": "bot:greedy", "from": 0}]}
