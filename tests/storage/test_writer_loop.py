@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 
 import psycopg
 import pytest
-from sqlalchemy import Engine, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Engine
 
 from pasch.errors import PaschError
-from pasch.storage import EventRow, GameRow, make_engine, migrate
+from pasch.storage import make_engine, migrate
 from pasch.storage._writer import Append, EventWriter, HandedError
+from storage._rows import add_room, logged
 from web._support import Postgres
 
 pytestmark = pytest.mark.slow
@@ -26,20 +26,6 @@ def engine(postgres: Postgres) -> Engine:
     eng = make_engine(postgres.url)
     migrate(eng)
     return eng
-
-
-def _room(engine: Engine, code: str, meta: dict[str, object] | None = None) -> int:
-    with Session(engine) as s, s.begin():
-        row = GameRow(code=code, rules="kniffel", source="web", status="playing", meta=meta or {})
-        s.add(row)
-        s.flush()
-        return row.id
-
-
-def _logged(engine: Engine, room: int) -> list[tuple[int, str]]:
-    with Session(engine) as s:
-        rows = s.scalars(select(EventRow).where(EventRow.game_id == room).order_by(EventRow.seq)).all()
-        return [(r.seq, r.action) for r in rows]
 
 
 def _raw(postgres: Postgres) -> psycopg.Connection[tuple[object, ...]]:
@@ -59,8 +45,8 @@ async def _lock_waiter(watcher: psycopg.Connection[tuple[object, ...]], holder: 
 
 
 def test_the_usual_appends_are_written_on_the_loop_in_shared_statements(engine: Engine) -> None:
-    rooms = [_room(engine, f"L{i}") for i in range(6)]
-    handed = _room(engine, "LH", HANDED)
+    rooms = [add_room(engine, f"L{i}") for i in range(6)]
+    handed = add_room(engine, "LH", HANDED)
     writer = EventWriter(engine)
     now = datetime.now(UTC)
 
@@ -83,15 +69,15 @@ def test_the_usual_appends_are_written_on_the_loop_in_shared_statements(engine: 
     assert writer._thread is None  # no thread was started for them
     assert 1 <= writer.commits < 7  # batched: the first statement alone, the rest shared
     for r in rooms:
-        assert _logged(engine, r) == [(1, "roll"), (2, "throw 1 2 3 4 5")]
-    assert _logged(engine, handed) == []
+        assert logged(engine, r) == [(1, "roll"), (2, "throw 1 2 3 4 5")]
+    assert logged(engine, handed) == []
 
     async def game_end() -> None:  # a game's end keeps its transaction, in the thread
         await writer.write(Append(rooms[0], 3, [(0, "score 1")], now, results=[(0, "Ada", 5, 1)]))
 
     asyncio.run(game_end())
     assert writer._thread is not None
-    assert _logged(engine, rooms[0])[-1] == (3, "score 1")
+    assert logged(engine, rooms[0])[-1] == (3, "score 1")
     writer.stop()
     engine.dispose()
 
@@ -99,7 +85,7 @@ def test_the_usual_appends_are_written_on_the_loop_in_shared_statements(engine: 
 def test_a_lost_connection_fails_the_write_in_flight_and_the_next_one_reconnects(
     engine: Engine, postgres: Postgres
 ) -> None:
-    room = _room(engine, "LC")
+    room = add_room(engine, "LC")
     writer = EventWriter(engine)
     now = datetime.now(UTC)
     blocker = _raw(postgres)
@@ -119,7 +105,7 @@ def test_a_lost_connection_fails_the_write_in_flight_and_the_next_one_reconnects
         await writer.write(Append(room, 2, [(None, "throw 1 1 2 2 3")], now, player=0))  # a new connection
 
     asyncio.run(scenario())
-    assert _logged(engine, room) == [(1, "roll"), (2, "throw 1 1 2 2 3")]
+    assert logged(engine, room) == [(1, "roll"), (2, "throw 1 1 2 2 3")]
     writer.stop()
     blocker.close()
     killer.close()
@@ -127,7 +113,7 @@ def test_a_lost_connection_fails_the_write_in_flight_and_the_next_one_reconnects
 
 
 def test_stopping_fails_the_appends_not_sent_and_the_next_writer_goes_on(engine: Engine, postgres: Postgres) -> None:
-    room = _room(engine, "LS")
+    room = add_room(engine, "LS")
     writer = EventWriter(engine)
     now = datetime.now(UTC)
     blocker = _raw(postgres)
@@ -136,7 +122,7 @@ def test_stopping_fails_the_appends_not_sent_and_the_next_writer_goes_on(engine:
         blocker.execute("BEGIN")
         blocker.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (room,))
         first = asyncio.ensure_future(writer.write(Append(room, 1, [(0, "roll")], now, player=0)))
-        other = _room(engine, "LT")
+        other = add_room(engine, "LT")
         watcher = _raw(postgres)
         await _lock_waiter(watcher, blocker.info.backend_pid)  # the first one's statement is in flight
         watcher.close()
@@ -147,12 +133,12 @@ def test_stopping_fails_the_appends_not_sent_and_the_next_writer_goes_on(engine:
         outcomes = await asyncio.gather(first, second, return_exceptions=True)
         assert isinstance(outcomes[0], PaschError) and "in flight" in str(outcomes[0])  # not acknowledged
         assert isinstance(outcomes[1], PaschError) and "before this append was written" in str(outcomes[1])
-        assert _logged(engine, other) == []  # never sent
+        assert logged(engine, other) == []  # never sent
         # A writer started afresh (a restarted service) writes on.
         again = EventWriter(engine)
         await again.write(Append(other, 1, [(0, "roll")], now))
         again.stop()
-        assert _logged(engine, other) == [(1, "roll")]
+        assert logged(engine, other) == [(1, "roll")]
 
     asyncio.run(scenario())
     blocker.close()
