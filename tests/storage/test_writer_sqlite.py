@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from pasch.storage import GameRow, _writer, make_engine, migrate
+from pasch.storage import BUSY_TIMEOUT_ENV, GameRow, _writer, make_engine, migrate
 from pasch.storage._writer import Append, EventWriter, HandedError
 from storage._rows import add_room, logged
 
@@ -85,6 +85,33 @@ def test_another_connections_write_lock_sends_the_batch_to_the_thread_and_the_lo
     writer.stop()
     blocker.close()
     assert logged(engine, room) == [(1, "roll"), (2, "keep"), (3, "throw 1 2 3 4 5")]
+
+
+def test_a_lock_held_past_the_busy_timeout_fails_the_write_in_the_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(BUSY_TIMEOUT_ENV, "0.2")  # the thread's connection waits this long for the lock
+    path = tmp_path / "t.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    migrate(engine)
+    room = add_room(engine, "T")
+    writer = EventWriter(engine)
+    blocker = sqlite3.connect(path, isolation_level=None)
+
+    async def scenario() -> None:
+        blocker.execute("BEGIN IMMEDIATE")  # held for good: the loop hands the append to the thread, which gives up
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                await asyncio.wait_for(writer.write(Append(room, 1, [(0, "roll")], datetime.now(UTC))), 30)
+        finally:
+            blocker.execute("ROLLBACK")
+        await writer.write(Append(room, 1, [(0, "roll")], datetime.now(UTC)))  # the slot is still free
+
+    asyncio.run(scenario())
+    writer.stop()
+    blocker.close()
+    assert logged(engine, room) == [(1, "roll")]
+    engine.dispose()
 
 
 @pytest.mark.parametrize("every", [20, 10_000])

@@ -444,13 +444,20 @@ class EventWriter:
     ) -> list[_Item]:
         """Write a batch in one transaction (a taken slot: one by one, so only that append fails), settling each
         append with ``settle`` (default: on its loop, from this thread) on ``connection()`` (default: the thread's).
-        Returns the appends the database was too busy to take (only a connection that does not wait gets busy)."""
+
+        Returns:
+            With a ``connection`` given (the loop's, which does not wait for locks): the appends the database was
+            too busy to take, not settled (the caller hands them to the thread). The thread's own connection waits
+            for the lock up to the busy timeout, and a batch still refused then fails like any error: nothing is
+            returned unsettled.
+        """
+        hand_back = connection is not None
         settle = settle or _settle
         connection = connection or self._connection
         busy: list[_Item] = []
 
         def fail(item: _Item, exc: Exception) -> None:
-            if self._sqlite and _is_busy(exc):
+            if hand_back and _is_busy(exc):
                 busy.append(item)
             else:
                 settle(item, exc)
