@@ -251,16 +251,14 @@ class EventWriter:
             with contextlib.suppress(RuntimeError):  # its loop is closed
                 self._drainer.cancel()
         self._drainer = None
-        while self._pending:
-            _, fut = self._pending.popleft()
+        unsent = [fut for _, fut in self._pending] + [fut for _, fut, _ in self._turn]  # PostgreSQL's, SQLite's
+        self._pending.clear()
+        self._turn = []
+        for fut in unsent:
             with contextlib.suppress(RuntimeError):  # its loop is closed
                 _resolve(fut, PaschError("the event writer stopped before this append was written"))
         if self._loop_direct is not None:
             self._loop_direct.close()
-        turn, self._turn = self._turn, []
-        for _, fut, _loop in turn:
-            with contextlib.suppress(RuntimeError):  # its loop is closed
-                _resolve(fut, PaschError("the event writer stopped before this append was written"))
         self._close_loop_conn()
 
     async def write(self, append: Append) -> None:
@@ -355,7 +353,7 @@ class EventWriter:
         batch, self._turn = self._turn, []
         if not batch:
             return
-        busy = self._write_batch(batch, _settle_here, self._loop_connection)
+        busy = self._write_batch(batch, on_loop=True)
         if busy:
             self.start()
             for item in busy:
@@ -436,28 +434,21 @@ class EventWriter:
             cur.fetchall()
             cur.close()
 
-    def _write_batch(
-        self,
-        batch: list[_Item],
-        settle: Any = None,
-        connection: Any = None,
-    ) -> list[_Item]:
-        """Write a batch in one transaction (a taken slot: one by one, so only that append fails), settling each
-        append with ``settle`` (default: on its loop, from this thread) on ``connection()`` (default: the thread's).
+    def _write_batch(self, batch: list[_Item], *, on_loop: bool = False) -> list[_Item]:
+        """Write a batch in one transaction (a taken slot: one by one, so only that append fails) and settle each
+        append: from this thread on its loop, or (``on_loop``: SQLite's loop connection) where it is.
 
         Returns:
-            With a ``connection`` given (the loop's, which does not wait for locks): the appends the database was
-            too busy to take, not settled (the caller hands them to the thread). The thread's own connection waits
-            for the lock up to the busy timeout, and a batch still refused then fails like any error: nothing is
-            returned unsettled.
+            ``on_loop``: the appends the database was too busy to take, not settled (the caller hands them to the
+            thread); the loop's connection never waits for a lock. The thread's own connection waits up to the
+            busy timeout, and a batch still refused then fails like any error: nothing is returned unsettled.
         """
-        hand_back = connection is not None
-        settle = settle or _settle
-        connection = connection or self._connection
+        settle = _settle_here if on_loop else _settle
+        connection = self._loop_connection if on_loop else self._connection
         busy: list[_Item] = []
 
         def fail(item: _Item, exc: Exception) -> None:
-            if hand_back and _is_busy(exc):
+            if on_loop and _is_busy(exc):
                 busy.append(item)
             else:
                 settle(item, exc)
