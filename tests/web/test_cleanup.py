@@ -88,3 +88,38 @@ def test_sweep_keeps_a_room_another_process_played(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     engine.dispose()
+
+
+def test_a_process_that_does_not_lead_forgets_an_unfinished_room_idle_here(tmp_path: Path) -> None:
+    """With several processes a room's moves are announced only to those that serve it (web/_relay.py): one that
+    cached the room for a request and then heard nothing drops its copy (only that: the game plays on, its seat
+    tokens stay), where the leading process, which marks rooms abandoned, keeps it."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    migrate(engine)
+
+    async def refresh(_room: object) -> None:  # the relay's catch-up (nothing new in the log here)
+        return None
+
+    async def scenario() -> None:
+        leader, other = (Service(engine, bot_delay=0, finished_ttl=600, abandon_after=7 * 86400) for _ in range(2))
+        other.leader = False
+        for svc in (leader, other):
+            svc.refresh = refresh
+        room, tokens = await leader.create_room("kniffel", [("Ada", "human"), ("Bob", "human")])
+        await leader.act(room.code, 0, "roll")
+        await other.get_room(room.code)
+        later = datetime.now(UTC) + timedelta(minutes=11)
+        other.rooms[room.code].watchers = 1  # watched: kept
+        assert await other.sweep(later) == {"dropped": [], "abandoned": []} and room.code in other.rooms
+        other.rooms[room.code].watchers = 0
+        assert await other.sweep(later) == {"dropped": [], "abandoned": []}
+        assert room.code not in other.rooms  # forgotten here ...
+        assert await leader.sweep(later) == {"dropped": [], "abandoned": []} and room.code in leader.rooms
+        again = await other.get_room(room.code)  # ... reloaded on the next request, still playing, tokens valid
+        assert again.status == "playing" and again.seq == room.seq
+        assert again.seat_of(tokens[0]) == 0
+        for svc in (leader, other):
+            svc.close()
+
+    asyncio.run(scenario())
+    engine.dispose()

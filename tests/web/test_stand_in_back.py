@@ -60,6 +60,7 @@ async def _processes(engine: Engine) -> AsyncIterator[tuple[Service, Service]]:
     relays = [Relay(svc, lambda _room, _msg: None) for svc in (owner, other)]
     for svc, relay in zip((owner, other), relays, strict=True):
         svc.listeners.append(_forward(relay))
+        relay.counts = _counts
         relay.start()
     try:
         await _until(lambda: all(r.connected for r in relays), "the relays to listen")
@@ -71,14 +72,23 @@ async def _processes(engine: Engine) -> AsyncIterator[tuple[Service, Service]]:
         other.close()
 
 
+def _counts(room: Room) -> dict[str, Any]:
+    """A process's presence in a room, as its hub counts it: here one spectator per watcher."""
+    return {"type": "presence", "counts": {}, "spectators": room.watchers}
+
+
 async def _bobs_seat_handed_over(owner: Service, other: Service) -> str:
     """A room of Ada (the host) and Bob, whose seat the host hands to a greedy stand-in; Ada starts her turn.
-    Both processes keep the room (someone watches it in each)."""
+    Both processes keep the room (someone watches it in each, and each has told the other so: its presence)."""
     room, _ = await owner.create_room("kniffel", [("Ada", "human"), ("Bob", "human")], stand_in="bot:greedy")
     await owner.table.hand(room.code, ADA, BOB)  # nobody else is connected: at once
     assert owner.rooms[room.code].away == {BOB: "bot:greedy"}
-    owner.rooms[room.code].watchers = 1
-    (await other.get_room(room.code)).watchers = 1
+    for svc in (owner, other):
+        here = await svc.get_room(room.code)
+        here.watchers = 1
+        for listener in svc.listeners:  # what the hub does when a connection arrives
+            await listener(here, _counts(here))
+    await _until(lambda: all(svc.rooms[room.code].remote for svc in (owner, other)), "each to hear of the other")
     await owner.act(room.code, ADA, "roll")
     return room.code
 

@@ -1,6 +1,6 @@
 """Several server processes on one PostgreSQL: committed events are relayed with ``LISTEN/NOTIFY``.
 
-Every commit of a room ``NOTIFY``-s ``e CODE SEQ BOT FRAME`` on :data:`~pasch.web._writer.CHANNEL` in the
+A commit of a room ``NOTIFY``-s ``e CODE SEQ BOT FRAME`` on :data:`~pasch.web._writer.CHANNEL` in the
 same transaction as its events (:class:`~pasch.web._writer.EventWriter`), so a notification is delivered
 exactly when, and only if, the events are in the log. Each process listens on one connection of its own.
 The notification says *that* a room moved on: the events themselves are read from the log, after the
@@ -10,10 +10,21 @@ frame's text comes with the notification, so the state is not drawn again; witho
 lost notification (the listening connection dropped, the database restarted) therefore loses nothing: on
 reconnecting, and every :data:`POLL` seconds, every watched room is caught up from the log anyway.
 
-A room this process caches but nobody here watches is dropped from the cache instead (it is reloaded from
-the log on its next request), except where this process drives its bots (:mod:`pasch.web._lease`). A commit
-of this process that lost the race for a ``seq`` (:class:`~pasch.web._writer.ConflictError`) catches the room
-up the same way before the actor gets the ``conflict`` error, so no process ever acts on a stale game.
+Only commits that concern another process are announced (:meth:`Relay.announces`): where another process has
+said it serves the room (its presence), where nobody here watches it, or where a bot or a turn clock is to run
+(the leading process drives them). A room served by one process alone (a reverse proxy with room affinity, or
+a single process) thus wakes no other process, and not its own, for every move: every announced commit reaches
+every listening process.
+The rest is caught up from the log when it is needed: a cached room that nobody watches is brought up to
+the log before it is handed out (:attr:`~pasch.web._service.Service.refresh`), and a process that hears of
+a new process in a room announces the room's last ``seq`` to it (:meth:`Relay.nudge`), so that what it
+committed before it knew of that process is read.
+
+A room this process caches but nobody here watches is dropped from the cache when a commit of it is
+announced (it is reloaded from the log on its next request), except where this process drives its bots
+(:mod:`pasch.web._lease`). A commit of this process that lost the race for a ``seq``
+(:class:`~pasch.web._writer.ConflictError`) catches the room up the same way before the actor gets the
+``conflict`` error, so no process ever acts on a stale game.
 
 Messages that are not in the log (``rematch``, ``seats`` after a claim) are forwarded as ``m TOKEN CODE
 JSON``; the receiving processes re-read the room's seat claims and send them to their own connections.
@@ -189,11 +200,18 @@ class Relay:
     # -- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
         """Hook into the service and start listening."""
-        self.service.notice = notice
-        self.service.on_conflict = self.catch_up_locked
-        self.service.wake_leader = self.wake_leader
+        self.attach()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(t) for t in (self._listen(), self._work(), self._poll())]
+
+    def attach(self) -> None:
+        """Hook into the service: its commits' payloads and which of them are sent, and how a stale room is
+        brought up to the log (what :meth:`start` does before it listens)."""
+        self.service.notice = notice
+        self.service.announce = self.announces
+        self.service.refresh = self.catch_up
+        self.service.on_conflict = self.catch_up_locked
+        self.service.wake_leader = self.wake_leader
 
     async def stop(self) -> None:
         """Stop listening (the service's commits still notify the other processes)."""
@@ -388,6 +406,31 @@ class Relay:
             self.deliver(room, self._frames.pop((code, room.seq)))
         return True
 
+    @staticmethod
+    def announces(room: Room, payload: str) -> bool:
+        """Whether a commit's payload goes to the other processes: where one of them has said it serves the room
+        (its presence, repeated every :data:`POLL` seconds); where nobody here watches it (a bot's or a stand-in's
+        move of the leading process, whose players are served elsewhere); or where a bot or a turn clock is to
+        run next (BOT 1: the leading process drives them, and loads the room for it)."""
+        return bool(room.remote) or room.watchers == 0 or payload.split(" ", 4)[3:4] == ["1"]
+
+    def nudge(self, room: Room) -> None:
+        """Announce a room's last ``seq`` without a frame (``e CODE SEQ 0``), once no write of it is under way,
+        if this process committed any since the last time without announcing it: a process new to the room may
+        not have been told of those, and catches the room up from the log. Every commit decided before (under
+        the room's lock) has then ended, and every later one is announced, since the new process's presence is
+        already recorded."""
+
+        async def later() -> None:
+            async with room.lock:
+                live = self.service.rooms.get(room.code, room)  # the cached object, should it have been reloaded
+                seq, missed = live.seq, live.unannounced
+                live.unannounced = False
+            if missed:
+                await asyncio.to_thread(self._notify, f"e {room.code} {seq} 0")
+
+        self._spawn(later())
+
     def _on_message(self, code: str, message: Any, sender: str = "") -> None:
         room = self.service.rooms.get(code)
         if room is None or not isinstance(message, dict):
@@ -402,10 +445,10 @@ class Relay:
                 if before is None or before[1:] != (counts, spectators):  # a repeat that changes nothing: quiet
                     self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
                     self.deliver(room, {"type": "presence"})
-                if before is None and room.watchers > 0 and self.counts is not None:
-                    # A process new to the room (it missed what this one said before it served the room):
-                    # tell it who is connected here now, not at the next repeat.
-                    self.publish(room, self.counts(room))
+                if before is None and room.watchers > 0:  # a process new to the room this one serves missed
+                    self.nudge(room)  # the commits this one did not announce (nobody else served the room) ...
+                    if self.counts is not None:
+                        self.publish(room, self.counts(room))  # ... and who is connected here
             return
         if kind == "clock":
             room.clock = (

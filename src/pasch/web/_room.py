@@ -96,13 +96,16 @@ class Room:
     """(seat, turn) the clock runs for: the same turn of the same seat keeps its deadline."""
     remote: dict[str, tuple[float, dict[int, int], int]] = field(default_factory=dict)
     """Other processes' presence counts: process -> (time received, connections per seat, spectators)."""
+    unannounced: bool = False
+    """A commit of this process was not announced to the others (none served the room) since a process new to
+    the room was last told its ``seq`` (:meth:`pasch.web._relay.Relay.nudge`)."""
     chat_pace: ChatPace = field(default_factory=ChatPace)
 
     def carry(self, old: Room) -> None:
         """Take over what only memory holds from the room this one replaces (a reload from the log)."""
         self.online, self.lock, self.bot_task, self.watchers = old.online, old.lock, old.bot_task, old.watchers
         self.clock, self.clock_task, self.clock_key = old.clock, old.clock_task, old.clock_key
-        self.remote, self.chat_pace = old.remote, old.chat_pace
+        self.remote, self.chat_pace, self.unannounced = old.remote, old.chat_pace, old.unannounced
 
     def present(self, seat: int) -> int:
         """Connections that hold a seat, in every process (other processes' counts expire)."""

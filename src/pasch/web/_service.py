@@ -173,6 +173,12 @@ class Service:
         """Whether this process drives the bots and marks idle rooms abandoned (one process at a time does)."""
         self.notice: Callable[[Room, Pending, dict[str, Any]], str] | None = None
         """The ``NOTIFY`` payload of a commit (set by the relay)."""
+        self.announce: Callable[[Room, str], bool] | None = None
+        """Whether a commit's payload is sent (set by the relay: only where another process may hold the room);
+        None: always."""
+        self.refresh: Callable[[Room], Awaitable[None]] | None = None
+        """Brings a cached room that nobody here watches up to the log before it is handed out (set by the relay:
+        commits of a room that only other processes served were not announced to this one)."""
         self.committing: dict[str, int] = {}
         """Room code -> the ``seq`` this process's write under way reaches: its own notification may come back
         before the write returns, and the relay knows it thus for this process's own (a commit of another
@@ -288,7 +294,8 @@ class Service:
         return room
 
     async def get_room(self, code: str) -> Room:
-        """:meth:`room`, reading an uncached room from the database in a thread (not on the event loop).
+        """:meth:`room`, reading an uncached room from the database in a thread (not on the event loop); a cached
+        one that nobody here watches is first brought up to the log where :attr:`refresh` is set.
 
         Raises:
             ActError: no such room.
@@ -296,6 +303,12 @@ class Service:
         code = code.strip().upper()
         room = self.rooms.get(code)
         if room is not None:
+            if self.refresh is not None and room.watchers == 0 and not room.lock.locked():
+                try:  # takes the lock: not while a caller holds it (then the room is in use here)
+                    await self.refresh(room)
+                except Exception as exc:  # the database failed: the cached copy it is (a write still checks the log)
+                    LOG.warning("room %s: not brought up to the log (%s)", code, exc)
+                room = self.rooms.get(code, room)
             return room
         loaded = await asyncio.to_thread(self._read_room, code)
         return self.rooms.setdefault(code, loaded)  # another task may have loaded it meanwhile
@@ -718,7 +731,9 @@ class Service:
         if append.stand_in is None and seat is not None and _may_be_handed(room, seat):
             append.player = seat
         view = state_view(new, room.seq + len(pending.events), room.views)  # before the write: the notice has it
-        append.notice = self.notice(room, pending, view) if self.notice is not None else ""
+        payload = self.notice(room, pending, view) if self.notice is not None else ""
+        append.notice = payload if payload and (self.announce is None or self.announce(room, payload)) else ""
+        room.unannounced = room.unannounced or append.notice != payload
         if new.is_terminal:
             outcome = new.outcome()
             append.results = [(s, name, outcome.totals[s], outcome.ranks[s]) for s, name in enumerate(new.players)]
@@ -748,7 +763,7 @@ class Service:
         if new.is_terminal:
             room.status = "finished"
         room.last_active = append.at
-        parts = append.notice.split(" ", 4)  # e CODE SEQ BOT FRAME (the frame left out of a long payload)
+        parts = payload.split(" ", 4)  # e CODE SEQ BOT FRAME (the frame left out of a long payload)
         return ActResult(room.seq, events, view, parts[4] if len(parts) == 5 else None)
 
     async def hint(self, code: str, seat: int | None) -> dict[str, Any]:

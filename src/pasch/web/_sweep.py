@@ -26,7 +26,9 @@ async def sweep(svc: Service, now: datetime | None = None) -> dict[str, list[str
     database (it leaves the lobby, is not resumed at start, refuses actions) and dropped. Nothing is
     deleted: every log stays readable and verifiable, and a dropped room is reloaded on its next request.
     Another process that recorded an action since the cutoff keeps the room playing (checked in the
-    database).
+    database). Where several processes share the database, one that does not lead also forgets an unfinished
+    room idle here for ``finished_ttl`` seconds (only its cache: the room plays on wherever it is served, and
+    this process is not told of its moves unless it serves it).
 
     Returns:
         ``{"dropped": codes, "abandoned": codes}``.
@@ -34,6 +36,7 @@ async def sweep(svc: Service, now: datetime | None = None) -> dict[str, list[str
     now = now or datetime.now(UTC)
     dropped: list[str] = []
     abandoned: list[str] = []
+    forgotten: list[str] = []  # unfinished, served elsewhere: out of this process's cache only
     overdue: list[Room] = []  # over for token_ttl: tokens expire whoever is still watching
     for room in svc.rooms.values():
         idle = (now - room.last_active).total_seconds()
@@ -52,6 +55,8 @@ async def sweep(svc: Service, now: datetime | None = None) -> dict[str, list[str
         idle = (now - room.last_active).total_seconds()
         if room.status != "playing" and idle >= svc.finished_ttl:
             dropped.append(code)
+        elif room.status == "playing" and not svc.leader and svc.refresh is not None and idle >= svc.finished_ttl:
+            forgotten.append(code)
         elif (
             room.status == "playing"
             and svc.leader
@@ -64,6 +69,10 @@ async def sweep(svc: Service, now: datetime | None = None) -> dict[str, list[str
                 dropped.append(code)
             else:
                 room.last_active = now  # another process played it meanwhile: look again later
+    for code in forgotten:
+        cached = svc.rooms.get(code)
+        if cached is not None and cached.watchers == 0 and not cached.lock.locked():
+            del svc.rooms[code]
     expired: list[int] = []
     for code in dropped:
         cached = svc.rooms.get(code)
