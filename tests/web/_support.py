@@ -20,6 +20,9 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 SERVER_CODE = "from pasch.cli import main; main()"
+NO_REPEAT = "import pasch.web._relay as relay; relay.POLL = 3600.0; from pasch.cli import main; main()"
+"""``pasch serve`` whose relay repeats its presence (and catches up from the log) only once an hour: what a test
+sees can only have come from the change itself, not from the periodic repeat."""
 
 WAIT = 120.0
 """How long a test waits for the server (to start, to answer, to send the next message) before it calls it
@@ -185,6 +188,16 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def two_processes(postgres: Postgres, tmp_path: Path, servers: list[Server]) -> tuple[Server, Server]:
+    """Two ``pasch serve`` processes, A and B, on one PostgreSQL database, started (the ``servers`` fixture stops
+    them)."""
+    pair = (Server(postgres.url, tmp_path / "a"), Server(postgres.url, tmp_path / "b"))
+    for s in pair:
+        s.data_dir.mkdir()
+        servers.append(s.start())
+    return pair
 
 
 def choose(state: dict[str, Any], keep_first: bool = True) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ._support import Client, Postgres, Server, play
+from ._support import Client, Postgres, Server, play, two_processes
 from .test_play import two_players
 
 pytestmark = pytest.mark.slow
@@ -33,11 +33,7 @@ def test_full_game_restart_and_kill_on_postgresql(postgres: Postgres, tmp_path: 
 def test_two_processes_on_one_database_relay_then_refuse_the_repeat(
     postgres: Postgres, tmp_path: Path, servers: list[Server]
 ) -> None:
-    a = Server(postgres.url, tmp_path / "a")
-    b = Server(postgres.url, tmp_path / "b")
-    for s in (a, b):
-        s.data_dir.mkdir()
-        servers.append(s.start())
+    a, b = two_processes(postgres, tmp_path, servers)
     code, clients, tokens = two_players(a)
     play(clients, stop_after=3)
     stale = clients[0].state
@@ -65,11 +61,7 @@ def test_two_processes_on_one_database_relay_then_refuse_the_repeat(
 def test_presence_counts_the_connections_of_every_process(
     postgres: Postgres, tmp_path: Path, servers: list[Server]
 ) -> None:
-    a = Server(postgres.url, tmp_path / "a")
-    b = Server(postgres.url, tmp_path / "b")
-    for s in (a, b):
-        s.data_dir.mkdir()
-        servers.append(s.start())
+    a, b = two_processes(postgres, tmp_path, servers)
     created = a.create([{"name": "Ada"}, {"name": "Bob"}])
     code = created["code"]
     bob_token = a.join(code)["token"]
@@ -100,11 +92,7 @@ def test_presence_counts_the_connections_of_every_process(
 def test_the_turn_clock_and_its_stand_in_work_across_processes(
     postgres: Postgres, tmp_path: Path, servers: list[Server]
 ) -> None:
-    a = Server(postgres.url, tmp_path / "a")
-    b = Server(postgres.url, tmp_path / "b")
-    for s in (a, b):
-        s.data_dir.mkdir()
-        servers.append(s.start())
+    a, b = two_processes(postgres, tmp_path, servers)
     created = b.create([{"name": "Ada"}, {"name": "Bob"}], wait=True, clock=15, stand_in="bot:greedy")
     code = created["code"]
     bob_token = a.join(code)["token"]

@@ -16,12 +16,9 @@ import pytest
 from pasch.storage import LISTEN
 
 from . import _support
-from ._support import WAIT, Client, Postgres, Server
+from ._support import NO_REPEAT, WAIT, Client, Postgres, Server, two_processes
 
 pytestmark = pytest.mark.slow
-
-NO_REPEAT = "import pasch.web._relay as relay; relay.POLL = 3600.0; from pasch.cli import main; main()"
-"""``pasch serve`` whose relay repeats its presence (and catches up from the log) only once an hour."""
 
 
 def _online(client: Client) -> list[bool]:
@@ -42,11 +39,7 @@ def test_presence_reaches_the_other_process_when_it_changes(
     postgres: Postgres, tmp_path: Path, servers: list[Server], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(_support, "SERVER_CODE", NO_REPEAT)
-    a = Server(postgres.url, tmp_path / "a")
-    b = Server(postgres.url, tmp_path / "b")
-    for s in (a, b):
-        s.data_dir.mkdir()
-        servers.append(s.start())
+    a, b = two_processes(postgres, tmp_path, servers)
     created = a.create([{"name": "Ada"}, {"name": "Bob"}])
     code = created["code"]
     bob_token = a.join(code)["token"]
