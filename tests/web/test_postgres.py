@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ._support import Client, Postgres, Server, play, two_processes
+from ._support import Client, Postgres, Server, choose, play, two_processes
 from .test_play import two_players
 
 pytestmark = pytest.mark.slow
@@ -113,4 +113,27 @@ def test_the_turn_clock_and_its_stand_in_work_across_processes(
     status, log = a.request("GET", f"/api/rooms/{code}/log")
     assert status == 200 and log["meta"]["stand_ins"][0]["seat"] == 0
     assert log["meta"]["stand_ins"][0]["bot"] == "bot:greedy"
+    assert "Traceback" not in a.output() + b.output()
+
+
+@pytest.mark.parametrize("host", ["a", "b"])
+def test_a_seat_handed_to_the_stand_in_is_played_whichever_process_the_host_is_on(
+    postgres: Postgres, tmp_path: Path, servers: list[Server], host: str
+) -> None:
+    """No turn clock: the host hands an absent player's seat over, and the process that drives the bots (one of
+    the two, whichever holds the lease) plays it — also when the host is connected to the other one."""
+    a, b = two_processes(postgres, tmp_path, servers)
+    here = a if host == "a" else b
+    created = here.create([{"name": "Ada"}, {"name": "Bob"}], stand_in="bot:greedy")
+    code = created["code"]
+    here.join(code)  # Bob takes his seat, and is not connected
+    ada = Client(here, code, created["token"])
+    ada.send({"type": "hand", "seat": 1})
+    while not ada.recv_type("presence")["seats"][1]["away"]:
+        pass
+    while ada.state["current"] == 0:  # Ada's turn ...
+        assert ada.act(choose(ada.state))["type"] == "ack"
+        ada.recv_type("update")
+    while ada.recv_type("update")["by"] != 1:  # ... then Bob's stand-in's
+        pass
     assert "Traceback" not in a.output() + b.output()

@@ -11,8 +11,8 @@ lost notification (the listening connection dropped, the database restarted) the
 reconnecting, and every :data:`POLL` seconds, every watched room is caught up from the log anyway.
 
 Only commits that concern another process are announced (:meth:`Relay.announces`): where another process has
-said it serves the room (its presence), where nobody here watches it, or where a bot or a turn clock is to run
-(the leading process drives them). A room served by one process alone (a reverse proxy with room affinity, or
+said it serves the room (its presence), where nobody here watches it, or where a bot, a stand-in or a turn clock
+is to run (the leading process drives them). A room served by one process alone (a reverse proxy with room affinity, or
 a single process) thus wakes no other process, and not its own, for every move: every announced commit reaches
 every listening process.
 The rest is caught up from the log when it is needed: a cached room that nobody watches is brought up to
@@ -84,13 +84,15 @@ def conninfo(engine: Engine) -> str:
 def notice(room: Room, pending: Pending, view: dict[str, Any]) -> str:
     """The payload that announces a commit: ``e CODE SEQ BOT FRAME``.
 
-    SEQ is the log's new length, BOT 1 when a bot is to move or a turn clock (and its stand-in) is to run,
+    SEQ is the log's new length, BOT 1 when a bot or an away player's stand-in is to move, or a turn clock is to
+    run,
     FRAME the ``update`` frame the committing process sends (left out when the payload would be too long): a
     process whose game reaches SEQ by the logged events sends that text instead of drawing the state again.
     """
     state = pending.state
     bot = not state.is_terminal and not state.is_chance_node
-    bot = bot and (room.seats[state.current_player].is_bot or bool(room.extra.get("clock")))
+    seat = state.current_player
+    bot = bot and (room.seats[seat].is_bot or seat in room.away or bool(room.extra.get("clock")))
     head = f"e {room.code} {pending.at + len(pending.events)} {int(bot)}"
     frame = {"type": "update", "by": pending.events[0][0], "events": [t for _, t in pending.events], "state": view}
     text = dumps(frame)
@@ -368,7 +370,7 @@ class Relay:
                 svc.schedule_bots(room)
             return
         busy = room.lock.locked() or (room.bot_task is not None and not room.bot_task.done())
-        if room.watchers > 0 or busy or (svc.leader and _has_bots(room)):
+        if room.watchers > 0 or busy or (svc.leader and (bot or _has_bots(room))):
             self._wanted[code] = max(self._wanted.get(code, 0), seq)
             self._wake.set()
         else:
@@ -410,8 +412,8 @@ class Relay:
     def announces(room: Room, payload: str) -> bool:
         """Whether a commit's payload goes to the other processes: where one of them has said it serves the room
         (its presence, repeated every :data:`POLL` seconds); where nobody here watches it (a bot's or a stand-in's
-        move of the leading process, whose players are served elsewhere); or where a bot or a turn clock is to
-        run next (BOT 1: the leading process drives them, and loads the room for it)."""
+        move of the leading process, whose players are served elsewhere); or where a bot, an away player's stand-in
+        or a turn clock is to run next (BOT 1: the leading process drives them, and loads the room for it)."""
         return bool(room.remote) or room.watchers == 0 or payload.split(" ", 4)[3:4] == ["1"]
 
     def nudge(self, room: Room) -> None:
@@ -694,7 +696,8 @@ class Relay:
             self._spawn(asyncio.to_thread(self._notify, *payloads))
 
     def wake_leader(self, room: Room) -> None:
-        """Announce a room whose bot is to move before any event was logged (new rooms, rematches)."""
+        """Announce a room whose bot may be to move with no commit to say so: before any event was logged (new
+        rooms, rematches), or when a seat was handed to the stand-in in a process that does not drive the bots."""
         payload = f"e {room.code} {room.seq} 1"
         self._spawn(asyncio.to_thread(self._notify, payload))
 
@@ -709,5 +712,6 @@ class Relay:
 
 
 def _has_bots(room: Room) -> bool:
-    """Whether the bots' owner drives something in the room: a bot seat, or a turn clock (and its stand-ins)."""
-    return bool(room.extra.get("clock")) or any(s.is_bot for s in room.seats)
+    """Whether the bots' owner drives something in the room: a bot seat, an away player's stand-in, or a turn
+    clock (and its stand-ins)."""
+    return bool(room.extra.get("clock")) or bool(room.away) or any(s.is_bot for s in room.seats)

@@ -186,7 +186,8 @@ class Service:
         self.on_conflict: Callable[[Room], Awaitable[None]] | None = None
         """Brings a stale room up to the log, its lock held (set by the relay; default: :meth:`reload`)."""
         self.wake_leader: Callable[[Room], None] | None = None
-        """Tells the process that drives the bots that a new room's bot is to move first (set by the relay)."""
+        """Tells the process that drives the bots that a new room's bot is to move first, or that a seat was handed
+        to the stand-in here (set by the relay)."""
 
     def close(self) -> None:
         """Finish the pending writes and stop the writer thread."""

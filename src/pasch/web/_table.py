@@ -191,6 +191,8 @@ class Table:
             await self.arm(room)
             return room
         await svc._emit(room, {"type": "away", "seat": seat, "away": True})
+        if not svc.leader and svc.wake_leader is not None:  # the stand-in plays where the bots are driven
+            svc.wake_leader(room)
         if room.clock_key is not None and room.clock_key[0] == seat:
             await self.arm(room)
         return room
