@@ -12,9 +12,9 @@ reconnecting, and every :data:`POLL` seconds, every watched room is caught up fr
 
 Only commits that concern another process are announced (:meth:`Relay.announces`): where another process has
 said it serves the room (its presence), where nobody here watches it, or where a bot, a stand-in or a turn clock
-is to run (the leading process drives them). A room served by one process alone (a reverse proxy with room affinity, or
-a single process) thus wakes no other process, and not its own, for every move: every announced commit reaches
-every listening process.
+is to run (the leading process drives them). A room served by one process alone (a reverse proxy with room
+affinity, or a single process) thus wakes no other process, and not its own, for every move: every announced
+commit reaches every listening process.
 The rest is caught up from the log when it is needed: a cached room that nobody watches is brought up to
 the log before it is handed out (:attr:`~pasch.web._service.Service.refresh`), and a process that hears of
 a new process in a room announces the room's last ``seq`` to it (:meth:`Relay.nudge`), so that what it
@@ -84,10 +84,9 @@ def conninfo(engine: Engine) -> str:
 def notice(room: Room, pending: Pending, view: dict[str, Any]) -> str:
     """The payload that announces a commit: ``e CODE SEQ BOT FRAME``.
 
-    SEQ is the log's new length, BOT 1 when a bot or an away player's stand-in is to move, or a turn clock is to
-    run,
-    FRAME the ``update`` frame the committing process sends (left out when the payload would be too long): a
-    process whose game reaches SEQ by the logged events sends that text instead of drawing the state again.
+    SEQ is the log's new length, BOT 1 when a bot or an away player's stand-in is to move or a turn clock is to
+    run, FRAME the ``update`` frame the committing process sends (left out when the payload would be too long):
+    a process whose game reaches SEQ by the logged events sends that text instead of drawing the state again.
     """
     state = pending.state
     bot = not state.is_terminal and not state.is_chance_node
