@@ -4,6 +4,7 @@ and the solver tables (a memory budget; one build at a time, hints 'preparing' m
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import urllib.error
 import urllib.request
@@ -367,8 +368,9 @@ def test_tokens_expire_on_time_whoever_is_watching(tmp_path: Path) -> None:
 def test_a_connection_that_floods_on_while_refused_is_closed(server: Server) -> None:
     created = server.create([{"name": "Ada"}, {"name": ""}])
     flooder, player = Client(server, created["code"]), Client(server, created["code"], created["token"])
-    for _ in range(400):
-        flooder.send({"type": "ping"})
+    with contextlib.suppress(ConnectionClosed):  # on a busy machine the server may close it before all are sent
+        for _ in range(400):
+            flooder.send({"type": "ping"})
     codes: list[str] = []
     with pytest.raises(ConnectionClosed) as closed:
         while True:
