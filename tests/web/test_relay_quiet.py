@@ -20,6 +20,7 @@ from pasch.storage import LISTEN
 
 from . import _support
 from ._support import NO_REPEAT, WAIT, Client, Postgres, Server, choose, two_processes
+from .test_play import two_players
 
 pytestmark = pytest.mark.slow
 
@@ -37,15 +38,12 @@ def test_a_room_one_process_serves_wakes_no_other_and_a_newcomer_elsewhere_sees_
 ) -> None:
     monkeypatch.setattr(_support, "SERVER_CODE", NO_REPEAT)
     a, b = two_processes(postgres, tmp_path, servers)
-    created = a.create([{"name": "Ada"}, {"name": "Bob"}])
-    code = created["code"]
-    bob_token = a.join(code)["token"]
-    status, info = b.request("GET", f"/api/rooms/{code}")  # process B caches the room at its start ...
+    code, players, _ = two_players(a)  # both players play on process A ...
+    ada, bob = players[0], players[1]
+    status, info = b.request("GET", f"/api/rooms/{code}")  # ... and process B caches the room at its start
     assert status == 200, info
     with psycopg.connect(postgres.url.replace("postgresql+psycopg", "postgresql"), autocommit=True) as listener:
         listener.execute(LISTEN)
-        ada = Client(a, code, created["token"])  # ... and both players play on process A
-        bob = Client(a, code, bob_token)
         _turn(ada)
         bob.wait_seq(ada.state["seq"])
         played = ada.state["seq"]
