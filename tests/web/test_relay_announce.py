@@ -168,3 +168,53 @@ def test_a_process_new_to_a_room_is_told_its_last_seq_once_the_write_under_way_e
 
     asyncio.run(scenario())
     engine.dispose()
+
+
+def test_presence_is_repeated_only_where_another_process_serves_the_room_until_a_full_round(tmp_path: Path) -> None:
+    """Each process repeats its connection counts every poll only in the rooms another process serves too; the
+    rooms it serves alone hear them every ``FULL_REPUBLISH``-th poll, or at once after a notification failed
+    (a database away), so processes that missed each other meet again."""
+    engine = _engine(tmp_path)
+
+    async def scenario() -> None:
+        svc = Service(engine, bot_delay=0)
+        relay, _ = _attached(svc, engine)
+        relay.counts = lambda room: {"type": "presence", "counts": {"0": room.watchers}, "spectators": 0}
+        sent: list[str] = []
+        failing = False
+
+        def notify(_channel: str, *payloads: str) -> None:
+            if failing:
+                raise OSError("the database is away")
+            sent.extend(payloads)
+
+        svc.store.notify = notify  # type: ignore[method-assign]
+        try:
+            alone, _ = await svc.create_room("kniffel", [("Ada", "human"), ("Bob", "human")])
+            shared, _ = await svc.create_room("kniffel", [("Cy", "human"), ("Di", "human")])
+            unwatched, _ = await svc.create_room("kniffel", [("Ed", "human"), ("Flo", "human")])
+            alone.watchers = shared.watchers = 2
+            shared.remote["other"] = (time.monotonic(), {1: 1}, 0)
+            unwatched.remote["other"] = (time.monotonic(), {0: 1}, 0)
+
+            async def rounds(everywhere: bool) -> set[str]:
+                sent.clear()
+                relay.republish(everywhere)
+                for _ in range(50):
+                    await asyncio.sleep(0.01)
+                    if not relay._background:
+                        break
+                return {p.split(" ")[2] for p in sent}
+
+            assert await rounds(False) == {shared.code}  # served here alone: no repeat
+            assert await rounds(True) == {alone.code, shared.code}  # the full round; never an unwatched room
+            failing = True
+            await rounds(False)
+            assert relay._lost  # the next poll is a full round
+            failing = False
+            shared.remote["other"] = (time.monotonic() - 60.0, {1: 1}, 0)  # the other process went away
+            assert await rounds(False) == set() and not shared.remote
+        finally:
+            svc.close()
+
+    asyncio.run(scenario())

@@ -66,6 +66,10 @@ MAX_PAYLOAD = 7900
 """PostgreSQL's notification payloads are shorter than 8000 bytes."""
 PRESENCE_DELAY = 0.1
 """Seconds this process gathers changes of its presence counts before it sends them (one transaction)."""
+FULL_REPUBLISH = 6
+"""Every this many polls this process repeats its presence in every room it serves, not only in those another
+process serves too (the rest of the time): a room whose processes all missed each other's counts (a
+notification lost while the database was away) is found again within ``FULL_REPUBLISH * POLL`` seconds."""
 FORWARDED = frozenset({"presence", "clock", "chat", "table", "away", "vote"})
 """Frames of the table's manners forwarded to the other processes as they are."""
 MAX_FRAMES = 20000
@@ -195,6 +199,8 @@ class Relay:
         self._reader: psycopg.AsyncConnection[Any] | None = None
         self._presence: set[str] = set()
         self._presence_flush: asyncio.TimerHandle | None = None
+        self._lost = False
+        """A notification could not be sent: the next poll repeats the presence in every room."""
         self.counts: Callable[[Room], dict[str, Any]] | None = None
         """This process's presence counts of a room (set by the hub), repeated every :data:`POLL` seconds."""
 
@@ -239,6 +245,7 @@ class Relay:
                     await conn.execute(LISTEN)
                     self.connected = True
                     self.want_all()  # whatever was committed while nobody here listened
+                    self.republish(everywhere=True)  # and who is here, to processes that forgot it meanwhile
                     await self._receive(conn)
             except asyncio.CancelledError:
                 raise
@@ -283,10 +290,12 @@ class Relay:
             loop.remove_reader(fd)
 
     async def _poll(self) -> None:
+        polls = 0
         while True:
             await asyncio.sleep(POLL)
+            polls += 1
             self.want_all()
-            self.republish()
+            self.republish(everywhere=polls % FULL_REPUBLISH == 0 or self._lost)
 
     def want_all(self) -> None:
         """Catch up every room this process serves (watched, or whose bots it drives) from the log."""
@@ -442,6 +451,8 @@ class Relay:
                 counts = {int(k): int(v) for k, v in dict(message.get("counts") or {}).items()}
                 spectators = int(message.get("spectators") or 0)
                 before = room.remote.get(sender)
+                if before is not None and before[0] < time.monotonic() - PRESENCE_TTL:
+                    before = None  # expired (not yet swept): the sender is new to this room again
                 room.remote[sender] = (time.monotonic(), counts, spectators)
                 if before is None or before[1:] != (counts, spectators):  # a repeat that changes nothing: quiet
                     self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
@@ -494,17 +505,24 @@ class Relay:
         if self.service.leader:
             self.service.schedule_bots(room)
 
-    def republish(self) -> None:
-        """Repeat this process's presence in every room it serves, and forget other processes' counts that were
-        not repeated (a process that died)."""
+    def republish(self, everywhere: bool = False) -> None:
+        """Repeat this process's presence in the rooms it serves together with another process (``everywhere``:
+        in every room it serves), and forget other processes' counts that were not repeated (a process that
+        died).
+
+        A room served here alone needs no repeat: a process that starts serving it announces its own counts,
+        and this one answers at once (:meth:`_on_message`); from then on both repeat theirs. So with room
+        affinity (each room's connections on one process) nothing is repeated between the full rounds.
+        """
+        self._lost = False
         limit = time.monotonic() - PRESENCE_TTL
         payloads = []
         for room in list(self.service.rooms.values()):
-            if self.counts is not None and room.watchers > 0:
-                payloads.append(f"m {self.token} {room.code} {json.dumps(self.counts(room), separators=(',', ':'))}")
             stale = [k for k, (at, _, _) in room.remote.items() if at < limit]
             for k in stale:
                 del room.remote[k]
+            if self.counts is not None and room.watchers > 0 and (everywhere or room.remote):
+                payloads.append(f"m {self.token} {room.code} {json.dumps(self.counts(room), separators=(',', ':'))}")
             if stale and room.watchers > 0:
                 self.deliver(room, {"type": "seats", "seats": room.info()["seats"]})
                 self.deliver(room, {"type": "presence"})
@@ -706,8 +724,10 @@ class Relay:
         task.add_done_callback(self._background.discard)
 
     def _notify(self, *payloads: str) -> None:
-        with contextlib.suppress(Exception):
+        try:
             self.service.store.notify(CHANNEL, *payloads)
+        except Exception:  # the database is away: the next poll repeats this process's presence everywhere
+            self._lost = True
 
 
 def _has_bots(room: Room) -> bool:
