@@ -8,7 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from websockets.sync.client import connect
+
+from pasch.web._transport import text_frame
 
 from ._support import WAIT, Client, Server
 
@@ -93,3 +97,21 @@ def test_a_connection_toggling_its_seat_is_rate_limited(server: Server) -> None:
     watcher.recv_type("pong")
     seats = sum(1 for m in watcher.seen if m["type"] == "seats")
     assert seats <= 6, seats  # the joins that were let through, not 20
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(max_size=300), st.integers(0, 70_000).map(lambda n: "ü" * (n // 2) + "x" * (n % 2))))
+def test_a_direct_text_frame_is_what_the_websocket_library_parses(text: str) -> None:
+    """The direct send's own framing (every length class: 7-bit, 16-bit and 64-bit, multi-byte UTF-8) reads back
+    as one final text frame with the same text, as a client would read it, and equals the library's own bytes."""
+    from websockets.frames import Opcode
+    from websockets.protocol import CLIENT, OPEN, SERVER, Protocol
+
+    frame = text_frame(text)
+    client = Protocol(CLIENT, state=OPEN, max_size=None)
+    client.receive_data(frame)
+    [got] = client.events_received()
+    assert got.opcode is Opcode.TEXT and got.fin and got.data.decode() == text
+    server = Protocol(SERVER, state=OPEN, max_size=None)
+    server.send_text(text.encode())
+    assert b"".join(server.data_to_send()) == frame
