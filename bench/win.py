@@ -1,6 +1,6 @@
 """Play-to-win benchmark: bot:win against bot:optimal (two players), and optionally the latency of one win advice.
 
-Run ``python bench/win.py [--rules yahtzee yatzy] [--games 200000] [--seed 2026] [--threads N]``. For each
+Run ``python bench/win.py [--rules yahtzee yatzy] [--games 200000] [--seed 2026] [--threads N] [--blind]``. For each
 rule set the solver, threshold and survival tables are loaded (or built once, and timed: minutes), then
 ``--games`` seeded two-player games are played by ``pasch.app.duel`` (the command ``pasch duel --bots
 win,optimal``), which plays this pair in the solver's duel kernel (``pasch.solver.duel_win_optimal``; seats
@@ -30,6 +30,15 @@ Measured 2026-11-26, the same seed and dice, the rule now (ties half, survival b
 
 All two-player intervals lie above 50.5 %; neither rate reaches 52 % (yatzy's interval contains it).
 
+``--blind`` instead prints the exact win share of the best strategy that never looks at the opponent
+(``pasch.solver.blind_win``), measured 2026-11-27 (2 shared cores, load average ~2; seconds include building
+the threshold table that bounds yahtzee's error):
+
+    rules      blind win share  at most too high by  top  P(opp >= top)  seconds
+    yacht              50.129%              0.0000%  297       1.44e-15      1.8
+    yahtzee            50.363%              0.0041%  511       5.35e-03    159.6
+    yatzy              50.198%              0.0000%  374       8.22e-15    302.6
+
 Played again 2026-11-26 with the four reach sums in one loop (``nice 19``, load average 7-11): the same
 wins and ties, 444.9 s (450 games/s) for yahtzee and 295.5 s (677 games/s) for yatzy.
 """
@@ -45,7 +54,7 @@ import numpy as np
 from pasch.app import duel, make_bot
 from pasch.engine import Game, GameState
 from pasch.rules import get
-from pasch.solver import score_distribution, shared_solver, survival_table, target_table
+from pasch.solver import blind_win, score_distribution, shared_solver, survival_table, target_table
 
 
 def latency(rules_id: str, samples: int, seed: int) -> tuple[float, float]:
@@ -71,6 +80,22 @@ def latency(rules_id: str, samples: int, seed: int) -> tuple[float, float]:
     return float(np.median(times)), float(np.percentile(times, 95))
 
 
+def blind(rules_ids: list[str]) -> None:
+    """Print the best blind strategy's exact two-player win share per rule set (``pasch.solver.blind_win``)."""
+    print(
+        f"{'rules':9} {'blind win share':>16} {'at most too high by':>20} {'top':>4} {'P(opp >= top)':>14} "
+        f"{'seconds':>8}"
+    )
+    for rid in rules_ids:
+        got = blind_win(shared_solver(get(rid)))
+        print(
+            f"{rid:9} {100 * got.share:15.3f}% {100 * got.error:19.4f}% {got.top:4d} {got.opponent_tail:14.2e} "
+            f"{got.seconds:8.1f}",
+            flush=True,
+        )
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--rules", nargs="+", default=["yahtzee", "yatzy"])
@@ -84,7 +109,15 @@ def main() -> None:
         default=[2],
         help="table sizes: bot:win in one seat, bot:optimal in the others",
     )
+    ap.add_argument(
+        "--blind",
+        action="store_true",
+        help="instead of games: the exact win share of the best blind play against bot:optimal (no opponent seen)",
+    )
     args = ap.parse_args()
+    if args.blind:
+        blind(args.rules)
+        return
     rows = []
     for rid in args.rules:
         rules = get(rid)

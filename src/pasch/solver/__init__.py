@@ -25,6 +25,7 @@ import importlib
 import inspect
 from typing import Any
 
+from pasch.solver._blind import BlindWin, blind_win
 from pasch.solver._dist import ScoreDistribution, distribution_path, score_distribution
 from pasch.solver._duel import duel_win_optimal
 from pasch.solver._jit import on_compile
@@ -70,6 +71,7 @@ __all__ = [
     "SLACK_VERSION",
     "SOLVER_VERSION",
     "TASKS",
+    "BlindWin",
     "CacheWarning",
     "Option",
     "Prep",
@@ -83,6 +85,7 @@ __all__ = [
     "TargetTable",
     "WinCache",
     "WinFiles",
+    "blind_win",
     "box_sequence",
     "build_values",
     "cache_dir",

@@ -43,6 +43,7 @@ __all__ = [
     "TargetTable",
     "build_survival",
     "build_target",
+    "build_utility",
     "survival_table",
     "target_table",
 ]
@@ -173,10 +174,13 @@ def _build_layers(
     threads: int | None,
     width: int | None,
     layer_call: Callable[[int, int, int, npt.NDArray[Any], npt.NDArray[np.int64], Any, Any, Any], None],
+    terminal: npt.NDArray[Any] | None = None,
+    eps: float = EPS,
 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.int32]]:
     """A table ``theta[state, t]`` (and ``sidx``) filled layer by layer, the fullest sheets first.
 
-    A full sheet reaches nothing more (``theta = 1`` at 0 points, 0 beyond; its row is 1 lane wide);
+    A full sheet reaches nothing more (``theta = 1`` at 0 points, 0 beyond; its row is 1 lane wide), or its
+    row is ``terminal`` (as wide as its last value of at least ``eps``);
     ``layer_call(lo, hi, n_threads, theta, wid, sidx, keys, T)`` fills the rows of ``keys[lo:hi]``.
     """
     keys, start, sidx = _states(p)
@@ -184,9 +188,13 @@ def _build_layers(
     theta = np.empty((len(keys), w), dtype=dtype)
     wid = np.zeros(len(keys), dtype=np.int64)
     n = p.n_boxes
-    theta[start[n] : start[n + 1]] = 0.0
-    theta[start[n] : start[n + 1], 0] = 1.0
-    wid[start[n] : start[n + 1]] = 1
+    if terminal is None:
+        theta[start[n] : start[n + 1]] = 0.0
+        theta[start[n] : start[n + 1], 0] = 1.0
+        wid[start[n] : start[n + 1]] = 1
+    else:
+        theta[start[n] : start[n + 1]] = terminal[:w]
+        wid[start[n] : start[n + 1]] = int(np.nonzero(terminal[:w] >= eps)[0].max()) + 1
     t = tables(p, dtype)
     n_threads = max(1, min(threads or default_threads(), default_threads()))
     for layer in range(n - 1, -1, -1):
@@ -217,6 +225,41 @@ def build_target(
         run_threads(_target_layer, k, theta, wid, sidx, keys, lo, hi, BLOCK, eps, t)
 
     return _build_layers(p, dtype, threads, width, layer)
+
+
+def build_utility(
+    p: Prep,
+    utility: npt.NDArray[np.float64],
+    dtype: type[np.floating[Any]] = np.float32,
+    threads: int | None = None,
+    eps: float = EPS,
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int32]]:
+    """The best expected *utility* of the final score, for every state and every score so far.
+
+    ``utility[s]`` is what ending with ``s`` points is worth, for ``s`` from 0 up to the table's width ``w``
+    (:func:`table_width`); it must not decrease and must be 1 from ``top = w - 1`` on (a utility that grows
+    beyond ``top`` is cut to 1 there: the caller bounds that error). The table has the threshold table's
+    layout, with lane ``t`` standing for ``top - t`` points on the sheet: ``theta[state, t]`` is the greatest
+    expected ``utility(top - t + points to come)`` over all policies from that state (a threshold table is the
+    step ``utility[s] = 1 for s >= top``). Entries, keeps and the zeroing of values below ``eps`` are those of
+    :func:`build_target`, with one kernel; only the full sheets' row differs: ``utility[top - t]``.
+
+    Raises:
+        ValueError: a utility that decreases, or is not 1 at ``top``, or is too short.
+        RuleSetError: a rule set the solver does not handle.
+    """
+    from pasch.solver._ktarget import _target_layer
+
+    w = table_width(p)
+    u = np.asarray(utility, dtype=np.float64)
+    if u.ndim != 1 or len(u) < w or np.any(np.diff(u[:w]) < 0) or u[w - 1] != 1.0 or u[0] < 0:
+        raise ValueError(f"a utility is a non-decreasing vector of at least {w} values from 0 up, 1 at {w - 1}")
+    terminal = u[w - 1 :: -1].astype(dtype)  # lane t: top - t points
+
+    def layer(lo: int, hi: int, k: int, theta: Any, wid: Any, sidx: Any, keys: Any, t: Any) -> None:
+        run_threads(_target_layer, k, theta, wid, sidx, keys, lo, hi, BLOCK, eps, t)
+
+    return _build_layers(p, dtype, threads, w, layer, terminal, eps)
 
 
 def build_survival(
