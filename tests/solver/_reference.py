@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from pasch.dice import counts_of, space
 from pasch.rules import RuleSet, column_totals, score_options
@@ -55,20 +56,28 @@ class Reference:
         def stop(roll: tuple[int, ...], sharp: bool) -> float:
             return max(g + future(nxt) for g, nxt in entries(rules, scores, roll, sharp and rules.sharp))
 
-        @cache
-        def keep_value(keep: tuple[int, ...], rolls_left: int) -> float:
-            # Keeping these dice and throwing the rest; the throw is sharp only if nothing was kept.
-            return sum(p * hold(r, rolls_left, len(keep) == 0) for r, p in self.outcomes(keep))
-
-        @cache
-        def hold(roll: tuple[int, ...], rolls_left: int, sharp: bool) -> float:
-            best = stop(roll, sharp)
-            if rolls_left > 0:
-                for k in self.sp.sub_keeps(roll):
-                    if len(k) < len(roll):
-                        best = max(best, keep_value(k, rolls_left - 1))
-            return best
-
-        hold.keep_value = keep_value  # type: ignore[attr-defined]
+        hold = holding(self.sp, stop)
         hold.stop = stop  # type: ignore[attr-defined]
         return hold
+
+
+def holding(sp: Any, stop: Callable[[tuple[int, ...], bool], float]) -> Callable[[tuple[int, ...], int, bool], float]:
+    """``hold(roll, rolls_left, sharp)``: the best of stopping (``stop(roll, sharp)``, the value of the turn's
+    best entry) and every keep, over the rest of one turn; ``hold.keep_value(keep, rolls_left)`` too."""
+
+    @cache
+    def keep_value(keep: tuple[int, ...], rolls_left: int) -> float:
+        # Keeping these dice and throwing the rest; the throw is sharp only if nothing was kept.
+        return sum(float(p) * hold(r, rolls_left, len(keep) == 0) for r, p in sp.outcomes_of_keep(keep))
+
+    @cache
+    def hold(roll: tuple[int, ...], rolls_left: int, sharp: bool) -> float:
+        best = stop(roll, sharp)
+        if rolls_left > 0:
+            for k in sp.sub_keeps(roll):
+                if len(k) < len(roll):
+                    best = max(best, keep_value(k, rolls_left - 1))
+        return best
+
+    hold.keep_value = keep_value  # type: ignore[attr-defined]
+    return hold

@@ -14,7 +14,7 @@ from pasch.rules import RuleSet, column_totals
 from pasch.solver import Solver, blind_win, build_values, score_distribution
 from pasch.solver._target import build_utility, table_width
 
-from ._reference import Scores, entries
+from ._reference import Scores, entries, holding
 from .test_solver_reference import SMALL
 
 TOL = 1e-9
@@ -44,17 +44,7 @@ class UtilityReference:
                 self.value(nxt, points + int(g)) for g, nxt in entries(rules, scores, roll, sharp and rules.sharp)
             )
 
-        @cache
-        def hold(roll: tuple[int, ...], rolls_left: int, sharp: bool) -> float:
-            best = stop(roll, sharp)
-            if rolls_left > 0:
-                for k in self.sp.sub_keeps(roll):
-                    if len(k) < len(roll):
-                        again = len(k) == 0  # a throw of every die is sharp again
-                        mean = sum(float(p) * hold(r, rolls_left - 1, again) for r, p in self.sp.outcomes_of_keep(k))
-                        best = max(best, mean)
-            return best
-
+        hold = holding(self.sp, stop)
         return sum(float(p) * hold(r, rules.throws - 1, True) for r, p in self.sp.outcomes_of_keep(()))
 
 
