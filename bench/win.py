@@ -80,19 +80,21 @@ def latency(rules_id: str, samples: int, seed: int) -> tuple[float, float]:
     return float(np.median(times)), float(np.percentile(times, 95))
 
 
-def blind(rules_ids: list[str]) -> None:
-    """Print the best blind strategy's exact two-player win share per rule set (``pasch.solver.blind_win``)."""
+def blind(rules_ids: list[str], tables: list[int]) -> None:
+    """Print the best blind strategy's exact win share per rule set and table size (``pasch.solver.blind_win``)
+    against ``bot:optimal`` in every other seat."""
     print(
-        f"{'rules':9} {'blind win share':>16} {'at most too high by':>20} {'top':>4} {'P(opp >= top)':>14} "
-        f"{'seconds':>8}"
+        f"{'rules':9} {'pl':>2} {'blind win share':>16} {'fair share':>11} {'at most too high by':>20} {'top':>4} "
+        f"{'P(opp >= top)':>14} {'seconds':>8}"
     )
     for rid in rules_ids:
-        got = blind_win(shared_solver(get(rid)))
-        print(
-            f"{rid:9} {100 * got.share:15.3f}% {100 * got.error:19.4f}% {got.top:4d} {got.opponent_tail:14.2e} "
-            f"{got.seconds:8.1f}",
-            flush=True,
-        )
+        for players in tables:
+            got = blind_win(shared_solver(get(rid)), opponents=players - 1)
+            print(
+                f"{rid:9} {players:2d} {100 * got.share:15.3f}% {100 / players:10.2f}% {100 * got.error:19.4f}% "
+                f"{got.top:4d} {got.opponent_tail:14.2e} {got.seconds:8.1f}",
+                flush=True,
+            )
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
@@ -116,7 +118,7 @@ def main() -> None:
     )
     args = ap.parse_args()
     if args.blind:
-        blind(args.rules)
+        blind(args.rules, args.players)
         return
     rows = []
     for rid in args.rules:

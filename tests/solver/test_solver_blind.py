@@ -3,6 +3,7 @@ recursion over whole columns and points (small rule sets)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from functools import cache
 
@@ -12,6 +13,7 @@ import pytest
 from pasch.dice import space
 from pasch.rules import RuleSet, column_totals
 from pasch.solver import Solver, blind_win, build_values, score_distribution
+from pasch.solver._blind import win_utility
 from pasch.solver._target import build_utility, table_width
 
 from ._reference import Scores, entries, holding
@@ -108,3 +110,31 @@ def test_the_blind_win_share_is_the_reference_and_at_least_a_draw(rules: RuleSet
     assert got.share == pytest.approx(want, abs=1e-6)  # the table is float32
     assert got.share >= 0.5 - 1e-6
     assert 0.0 <= got.error <= got.opponent_tail
+
+
+@pytest.mark.parametrize("opponents", [1, 2, 3])
+def test_the_win_utility_is_the_share_of_every_way_the_opponents_can_end(opponents: int) -> None:
+    """Against independent opponents with a small law: the expected share (a tie of k + 1 players worth
+    1 / (k + 1) each) over every combination of their final scores, for every score of ours."""
+    probs = np.array([0.1, 0.0, 0.25, 0.4, 0.25])
+    offset = 3
+    u = win_utility(probs, offset, opponents, 12)
+    for mine in range(12):
+        want = 0.0
+        for ends in itertools.product(range(len(probs)), repeat=opponents):
+            p = float(np.prod([probs[i] for i in ends]))
+            scores = [offset + i for i in ends]
+            if max(scores) < mine:
+                want += p
+            elif max(scores) == mine:
+                want += p / (1 + scores.count(mine))
+        assert u[mine] == pytest.approx(want, abs=1e-12), mine
+    assert np.all(np.diff(u) >= 0) and u[-1] == 1.0
+
+
+def test_against_two_opponents_the_best_blind_play_wins_at_least_a_third() -> None:
+    rules = next(r for r in SOME if r.id == "bonus")
+    solver = Solver(rules, build_values(rules, np.float64))
+    two = blind_win(solver, opponents=2, use_cache=False)
+    one = blind_win(solver, use_cache=False)
+    assert 1 / 3 - 1e-6 <= two.share < one.share

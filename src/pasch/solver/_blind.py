@@ -18,11 +18,13 @@ table), which :class:`BlindWin` states as ``error``: 0 where no score exceeds th
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from pasch.solver._dist import score_distribution
 from pasch.solver._target import build_utility, table_width, target_table
@@ -30,7 +32,7 @@ from pasch.solver._target import build_utility, table_width, target_table
 if TYPE_CHECKING:
     from pasch.solver._query import Solver
 
-__all__ = ["BlindWin", "blind_win"]
+__all__ = ["BlindWin", "blind_win", "win_utility"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +43,7 @@ class BlindWin:
         share: its probability of winning, a tie counting half (exact but for ``error``).
         error: the most ``share`` may exceed the true value by (scores at or beyond ``top`` count as wins).
         top: the highest final score the table tells apart.
-        opponent_tail: P(the opponent ends with ``top`` points or more).
+        opponent_tail: P(the best opponent ends with ``top`` points or more).
         seconds: the time the tables took to build.
     """
 
@@ -52,8 +54,29 @@ class BlindWin:
     seconds: float
 
 
-def blind_win(solver: Solver, threads: int | None = None, *, use_cache: bool = True) -> BlindWin:
-    """Build the blind player's table for ``solver``'s rule set and read its win share off the empty sheet.
+def win_utility(probs: npt.NDArray[np.float64], offset: int, opponents: int, size: int) -> npt.NDArray[np.float64]:
+    """``U[s]`` for ``s < size``: the share of the win that ending with ``s`` points brings against ``opponents``
+    independent players whose final scores follow ``probs`` (``probs[i]``: P(ending with ``offset + i``)).
+
+    Beating all of them wins; tying with ``k`` of them, the rest below, wins ``1 / (k + 1)``:
+    ``U(s) = sum_k C(n, k) q(s)^k F(s - 1)^(n - k) / (k + 1)``, with ``q(s)`` P(one opponent ends on ``s``) and
+    ``F(s - 1)`` P(one ends below ``s``).
+    """
+    if opponents < 1:
+        raise ValueError("at least one opponent")
+    q = np.zeros(max(size, offset + len(probs)) + 1)
+    q[offset : offset + len(probs)] = probs
+    below = np.concatenate(([0.0], np.cumsum(q)[:-1]))
+    u = np.zeros(len(q))
+    for k in range(opponents + 1):
+        u += math.comb(opponents, k) * q**k * below ** (opponents - k) / (k + 1)
+    return np.minimum(u, 1.0)[:size]
+
+
+def blind_win(solver: Solver, threads: int | None = None, *, opponents: int = 1, use_cache: bool = True) -> BlindWin:
+    """Build the blind player's table for ``solver``'s rule set and read its win share off the empty sheet:
+    against ``opponents`` expected-score players (a table of ``opponents + 1``; its fair share is
+    ``1 / (opponents + 1)``).
 
     Costs about as much as a threshold table in float32 (``yahtzee``: 75 s and 0.74 GB, ``yatzy``: 218 s and
     1.4 GB, on two shared cores); the table itself is not kept. ``use_cache`` says whether the threshold table
@@ -64,11 +87,10 @@ def blind_win(solver: Solver, threads: int | None = None, *, use_cache: bool = T
     w = table_width(p)
     top = w - 1
     law = score_distribution(solver)
-    q = np.zeros(max(w, law.offset + len(law.probs)) + 1)
-    q[law.offset : law.offset + len(law.probs)] = law.probs
-    below = np.concatenate(([0.0], np.cumsum(q)[:-1]))  # P(opponent < s)
-    utility = np.minimum(below + q / 2, 1.0)[: w + 1]
-    tail = float(max(0.0, 1.0 - below[top]))
+    utility = win_utility(law.probs, law.offset, opponents, w + 1)
+    # P(the best opponent ends on top or more): a score of top or more counts as a certain win
+    below_top = float(np.sum(law.probs[: max(0, top - law.offset)]))
+    tail = float(max(0.0, 1.0 - below_top**opponents))
     utility[top:] = 1.0
     theta, sidx = build_utility(p, utility, np.float32, threads)
     share = float(theta[sidx[0, 0, 0], top])

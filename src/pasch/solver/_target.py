@@ -252,7 +252,7 @@ def build_utility(
 
     w = table_width(p)
     u = np.asarray(utility, dtype=np.float64)
-    if u.ndim != 1 or len(u) < w or np.any(np.diff(u[:w]) < 0) or u[w - 1] != 1.0 or u[0] < 0:
+    if u.ndim != 1 or len(u) < w or np.any(np.diff(u[:w]) < -1e-12) or u[w - 1] != 1.0 or u[0] < 0:
         raise ValueError(f"a utility is a non-decreasing vector of at least {w} values from 0 up, 1 at {w - 1}")
     terminal = u[w - 1 :: -1].astype(dtype)  # lane t: top - t points
 
