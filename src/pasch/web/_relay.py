@@ -202,7 +202,7 @@ class Relay:
         self._lost = False
         """A notification could not be sent: the next poll repeats the presence in every room."""
         self.counts: Callable[[Room], dict[str, Any]] | None = None
-        """This process's presence counts of a room (set by the hub), repeated every :data:`POLL` seconds."""
+        """This process's presence counts of a room (set by the hub), repeated by :meth:`republish`."""
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
