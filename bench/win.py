@@ -39,6 +39,14 @@ the threshold table that bounds yahtzee's error):
     yahtzee            50.363%              0.0041%  511       5.35e-03    159.6
     yatzy              50.198%              0.0000%  374       8.22e-15    302.6
 
+and ``--blind --players 3 4`` (the same day; fair shares 33.33 % and 25 %):
+
+    rules     pl  blind win share  fair share  at most too high by  top  P(opp >= top)  seconds
+    yacht      3          33.589%      33.33%              0.0000%  297       1.78e-15      1.1
+    yacht      4          25.402%      25.00%              0.0000%  297       2.66e-15      1.1
+    yahtzee    3          33.760%      33.33%              0.0083%  511       1.07e-02     69.2
+    yahtzee    4          25.517%      25.00%              0.0123%  511       1.60e-02     68.8
+
 Played again 2026-11-26 with the four reach sums in one loop (``nice 19``, load average 7-11): the same
 wins and ties, 444.9 s (450 games/s) for yahtzee and 295.5 s (677 games/s) for yatzy.
 """
