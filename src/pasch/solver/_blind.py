@@ -1,4 +1,4 @@
-"""The best *blind* play against one expected-score player: exactly, by one table of utilities.
+"""The best *blind* play against expected-score players: exactly, by one table of utilities.
 
 A blind player never looks at the opponent's sheet. Against an opponent who plays for the expected score
 (``bot:optimal``), whose final score has the fixed law ``q`` of :func:`~pasch.solver.score_distribution`
@@ -7,13 +7,14 @@ final score ``s`` (a shared first place counts half, as :func:`~pasch.app.duel` 
 strategy is the one that maximises the expected ``U`` of its own final score, and its win share is that
 maximum from the empty sheet: :func:`~pasch.solver._target.build_utility` gives it exactly, with the
 threshold table's kernel. It is the ceiling of every strategy that ignores the opponent (Perkins' blind
-tournaments, with one opponent), where ``bot:win`` watches the opponent.
+tournaments), where ``bot:win`` watches the opponent. With several opponents ``U`` is the expected share
+against all of them (:func:`win_utility`).
 
 One approximation: the table covers final scores up to ``top`` (its width less one, at most 511), and counts
 every score from ``top`` on as a certain win. The share is then too high by at most ``P(reach top) x P(the
-opponent ends at top or more)`` (the first under the best play for reaching ``top``, from the threshold
-table), which :class:`BlindWin` states as ``error``: 0 where no score exceeds the width (``yatzy``), about
-1e-4 for ``yahtzee``, whose extra Yahtzee bonuses give scores up to 1,575.
+best opponent ends at top or more)`` (the first under the best play for reaching ``top``, from the threshold
+table), which :class:`BlindWin` states as ``error``: 0 where no score exceeds the width (``yatzy``), 4e-5
+for ``yahtzee`` against one opponent, whose extra Yahtzee bonuses give scores up to 1,575.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ __all__ = ["BlindWin", "blind_win", "win_utility"]
 
 @dataclass(frozen=True, slots=True)
 class BlindWin:
-    """The best blind strategy's win share against one expected-score player.
+    """The best blind strategy's win share against expected-score players.
 
     Attributes:
         share: its probability of winning, a tie counting half (exact but for ``error``).
