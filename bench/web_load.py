@@ -330,7 +330,21 @@ def _pg_cpu(root_pid: int | None) -> float:
     return total
 
 
-def _start_server(db: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    """SIGTERM/SIGHUP: leave through ``main``'s ``finally`` (servers, database and files cleaned up)."""
+    raise SystemExit(128 + signum)
+
+
+def _die_with_parent() -> None:
+    """In the server's child process before exec (Linux): SIGTERM it when the benchmark dies, even by SIGKILL."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _start_server(db: str, tmp: Path, servers: list[subprocess.Popen[bytes]]) -> str:
+    """Start one server (appended to ``servers`` at once, so that it is stopped whatever happens next); its URL."""
     port = _port()
     env = dict(os.environ, PASCH_DATA_DIR=str(tmp))
     cmd = [sys.executable, "-c", "from pasch.cli import main; main()", "serve", "--host", "127.0.0.1"]
@@ -338,7 +352,15 @@ def _start_server(db: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     # One address plays every room here: the per-address limits (bench/abuse.py measures them) are off.
     cmd += ["--rooms-per-minute", "0", "--open-rooms", "0", "--conns-per-room", "0", "--conns-per-address", "0"]
     cmd += ["--sockets-per-address", "0"]
-    server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    linux = sys.platform.startswith("linux")
+    server = subprocess.Popen(
+        cmd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=_die_with_parent if linux else None,  # before any thread starts
+    )
+    servers.append(server)
     http = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:
@@ -348,7 +370,7 @@ def _start_server(db: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
             if server.poll() is not None:
                 sys.exit(f"the server exited with status {server.returncode}")
             time.sleep(0.1)
-    return server, http
+    return http
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -390,25 +412,29 @@ def main() -> None:
     load_before = os.getloadavg()
     servers: list[subprocess.Popen[bytes]] = []
     pg: _Postgres | None = None
-    if args.url:
-        https = [args.url.rstrip("/")]
-    else:
-        tmp = Path(tempfile.mkdtemp(prefix="pasch-bench-"))
-        if args.pg:
-            pg = _Postgres()
-        db = pg.url if pg else (args.db or f"sqlite:///{tmp / 'web.sqlite3'}")
-        https = []
-        for _ in range(k):
-            proc, http = _start_server(db, tmp)
-            servers.append(proc)
-            https.append(http)
-    pg_pid = pg.pid() if pg else None
-
-    def cpu() -> tuple[float, float, float]:
-        server = sum(_cpu_of(p.pid) for p in servers) if servers else _cpu_of(args.pid or 0)
-        return server, _pg_cpu(pg_pid), _client_cpu()
-
+    tmp: Path | None = None
+    # A benchmark stopped from outside (kill, a closed terminal) stops its servers and its database too: left
+    # running, they would share the cores with the next measurement (issue 25: two orphaned servers and two
+    # clusters were found running beside later runs).
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _exit_on_signal)
     try:
+        if args.url:
+            https = [args.url.rstrip("/")]
+        else:
+            tmp = Path(tempfile.mkdtemp(prefix="pasch-bench-"))
+            if args.pg:
+                pg = _Postgres()
+            db = pg.url if pg else (args.db or f"sqlite:///{tmp / 'web.sqlite3'}")
+            https = []
+            for _ in range(k):
+                https.append(_start_server(db, tmp, servers))
+        pg_pid = pg.pid() if pg else None
+
+        def cpu() -> tuple[float, float, float]:
+            server = sum(_cpu_of(p.pid) for p in servers) if servers else _cpu_of(args.pid or 0)
+            return server, _pg_cpu(pg_pid), _client_cpu()
+
         st = _arun(
             _run(
                 https,
@@ -425,6 +451,8 @@ def main() -> None:
             )
         )
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal must not cut the cleanup short
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
         for server in servers:
             server.send_signal(signal.SIGTERM)
         for server in servers:
@@ -436,6 +464,8 @@ def main() -> None:
                     server.wait(5)
         if pg is not None:
             pg.stop()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
     load_after = os.getloadavg()
     (n0, t0, cpu0), (n1, t1, cpu1) = st.marks
     lat = st.lat[n0:n1]
