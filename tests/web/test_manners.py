@@ -14,6 +14,7 @@ import pytest
 from pasch.cli import main
 from pasch.storage import make_engine, migrate
 from pasch.web._end import move_list
+from pasch.web._manners import PRESENCE_TTL, presence_expired
 from pasch.web._service import ActError, Service
 
 from ._support import WAIT, Client, Server, choose
@@ -276,3 +277,11 @@ def test_with_nobody_else_connected_the_host_hands_a_seat_over_at_once(server: S
     assert _frame(ada, "presence", lambda m: m["seats"][1]["away"])["seats"][1]["by"] == "bot:greedy"
     ada.send({"type": "hand", "seat": 1})
     assert ada.recv_type("error")["code"] == "away"
+
+
+def test_another_process_counts_expire_after_the_ttl_and_not_before() -> None:
+    now = 1000.0
+    assert not presence_expired(now, now)
+    assert not presence_expired(now - PRESENCE_TTL, now)  # repeated just in time: still counts
+    assert presence_expired(now - PRESENCE_TTL - 0.001, now)
+    assert not presence_expired(now + 5.0, now)  # a stamp from a later moment (another thread's clock read)

@@ -23,7 +23,7 @@ from pasch.web._drain import RESTART
 from pasch.web._guard import SECURITY_HEADERS, address, origin_allowed
 from pasch.web._json import dumps, loads
 from pasch.web._limits import LimitError
-from pasch.web._manners import PRESENCE_TTL
+from pasch.web._manners import presence_expired
 from pasch.web._service import ActError, ActResult, Encoded, Room
 from pasch.web._transport import DIRECT_SEND
 from pasch.web._undo import undo
@@ -262,8 +262,10 @@ class Hub:
 
     def presence(self, room: Room) -> dict[str, Any]:
         """The ``presence`` frame: who is connected to the room across all processes, who is away."""
-        limit = time.monotonic() - PRESENCE_TTL
-        spectators = self.counts(room)["spectators"] + sum(n for at, _, n in room.remote.values() if at >= limit)
+        now = time.monotonic()
+        spectators = self.counts(room)["spectators"] + sum(
+            n for at, _, n in room.remote.values() if not presence_expired(at, now)
+        )
         seats = [
             {
                 "seat": s.seat,

@@ -31,6 +31,7 @@ __all__ = [
     "clean_chat",
     "host_of",
     "played_by",
+    "presence_expired",
     "table_info",
     "waiting_for",
 ]
@@ -51,6 +52,12 @@ CHAT_WELCOME = 50
 """Chat lines a joining page receives."""
 PRESENCE_TTL = 15.0
 """Seconds after which another process's presence counts, not repeated, no longer count (it died)."""
+
+
+def presence_expired(at: float, now: float | None = None) -> bool:
+    """Whether presence counts received at ``at`` (``time.monotonic()``) no longer count: not repeated within
+    :data:`PRESENCE_TTL` seconds of ``now`` (default: the present moment)."""
+    return at < (time.monotonic() if now is None else now) - PRESENCE_TTL
 
 
 class ActError(PaschError):

@@ -48,7 +48,7 @@ from sqlalchemy import Engine
 from pasch.app import Pending
 from pasch.storage import EVENTS_AFTER, LISTEN
 from pasch.web._json import dumps, loads
-from pasch.web._manners import CHAT_KEEP, PRESENCE_TTL, away_of
+from pasch.web._manners import CHAT_KEEP, away_of, presence_expired
 from pasch.web._service import Room, Service
 from pasch.web._view import state_view
 from pasch.web._writer import CHANNEL
@@ -451,7 +451,7 @@ class Relay:
                 counts = {int(k): int(v) for k, v in dict(message.get("counts") or {}).items()}
                 spectators = int(message.get("spectators") or 0)
                 before = room.remote.get(sender)
-                if before is not None and before[0] < time.monotonic() - PRESENCE_TTL:
+                if before is not None and presence_expired(before[0]):
                     before = None  # expired (not yet swept): the sender is new to this room again
                 room.remote[sender] = (time.monotonic(), counts, spectators)
                 if before is None or before[1:] != (counts, spectators):  # a repeat that changes nothing: quiet
@@ -515,10 +515,10 @@ class Relay:
         affinity (each room's connections on one process) nothing is repeated between the full rounds.
         """
         self._lost = False
-        limit = time.monotonic() - PRESENCE_TTL
+        now = time.monotonic()
         payloads = []
         for room in list(self.service.rooms.values()):
-            stale = [k for k, (at, _, _) in room.remote.items() if at < limit]
+            stale = [k for k, (at, _, _) in room.remote.items() if presence_expired(at, now)]
             for k in stale:
                 del room.remote[k]
             if self.counts is not None and room.watchers > 0 and (everywhere or room.remote):

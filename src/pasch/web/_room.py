@@ -16,7 +16,7 @@ from pasch.app import Match
 from pasch.engine import GameLog, State
 from pasch.storage import web_log
 from pasch.web._fair import DICE_V1
-from pasch.web._manners import PRESENCE_TTL, ChatPace, table_info
+from pasch.web._manners import ChatPace, presence_expired, table_info
 from pasch.web._view import ViewCache, rules_info
 
 __all__ = ["Room", "Seat", "hash_token", "rotate_tokens"]
@@ -109,9 +109,9 @@ class Room:
 
     def present(self, seat: int) -> int:
         """Connections that hold a seat, in every process (other processes' counts expire)."""
-        limit = time.monotonic() - PRESENCE_TTL
+        now = time.monotonic()
         return self.online.get(seat, 0) + sum(
-            counts.get(seat, 0) for stamp, counts, _ in self.remote.values() if stamp >= limit
+            counts.get(seat, 0) for at, counts, _ in self.remote.values() if not presence_expired(at, now)
         )
 
     @property
