@@ -111,7 +111,6 @@ class Exact:
         self.rules = rules
         self.n = len(rules.categories)
         sp = space(rules.dice, rules.faces)
-        self.sp = sp
         self.rolls = [(r, float(p)) for r, p in sp.outcomes_of_keep(())]
         self.keeps = {r: [k for k in sp.sub_keeps(r) if len(k) < len(r)] for r, _ in self.rolls}
         self.outcomes = cache(lambda keep: [(r, float(p)) for r, p in sp.outcomes_of_keep(keep)])
@@ -203,17 +202,15 @@ class Exact:
         """P(finishing ahead of ``bot:optimal``, a tie half) of ``policy`` (``optimal``, ``win`` or ``best``),
         moving first or second."""
         n, layers = self.n, self.layers
-        totals = [np.array([self.total(s) for s in layer], float) for layer in layers]
-        ahead = (totals[n][:, None] > totals[n][None, :]) + 0.5 * (totals[n][:, None] == totals[n][None, :])
+        full = np.array([self.total(s) for s in layers[n]], float)
+        ahead = (full[:, None] > full[None, :]) + 0.5 * (full[:, None] == full[None, :])
         # w_next[(a, b)]: P(win) with this player's a boxes and the opponent's b boxes filled, this player to move
         w_next: dict[tuple[int, int], Vec] = {}
         order = [(k, k) for k in range(n)] if first else [(k, k + 1) for k in range(n)]
         for a, b in reversed(order):
-            if first:  # after this turn the opponent moves: (a + 1, b) -> (a + 1, b + 1)
-                then = ahead if a + 1 == n else w_next[(a + 1, b + 1)]
-                after = then @ self.trans[b].T
-            else:  # the opponent moved first; after this turn it moves again unless the game is over
-                after = ahead if a + 1 == n else w_next[(a + 1, b + 1)] @ self.trans[b].T
+            # after this turn (a + 1, b) the opponent moves to (a + 1, b + 1), unless its sheet is full already
+            then = ahead if a + 1 == n else w_next[(a + 1, b + 1)]
+            after = then @ self.trans[b].T if b < n else then
             rows = {t: after[i] for i, t in enumerate(layers[a + 1])}
             value: Callable[[Column], Vec] = rows.__getitem__
             if policy == "best":
