@@ -62,7 +62,7 @@ def _locked_slack_table(original: Any) -> Any:
     def slack_table(solver: Solver, max_slack: int, *, use_cache: bool = True) -> SlackTable:
         if not use_cache:
             return original(solver, max_slack, use_cache=False)  # type: ignore[no-any-return]
-        safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in solver.rules.id)[:80]
+        safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in solver.rules.cache_key)[:80]
         with table_lock(cache_dir() / f"slack-{safe}-{max_slack}"):
             return original(solver, max_slack, use_cache=True)  # type: ignore[no-any-return]
 

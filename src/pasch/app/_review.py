@@ -300,14 +300,14 @@ def _start_estimate(rules: RuleSet) -> float:
     throw, averaged over that throw's outcomes (252 rankings, once per rule set and process)."""
     from pasch.app._advice import advise
 
-    if rules.id not in _STARTS:
+    if rules.cache_key not in _STARTS:
         state = new_game(rules, ["-"]).apply(Roll())
         total = 0.0
         for throw, p in state.chance_outcomes():
             best = advise(state.apply(throw)).options[0].estimate
             total += float(p) * (0.0 if best is None else best)
-        _STARTS[rules.id] = total
-    return _STARTS[rules.id]
+        _STARTS[rules.cache_key] = total
+    return _STARTS[rules.cache_key]
 
 
 def _estimated_review(log: GameLog, rules: RuleSet) -> Review:

@@ -138,7 +138,7 @@ def win_applies(state: State) -> bool:
 
 def win_tables_ready(rules: RuleSet) -> bool:
     """Whether the win tables of ``rules`` are open in this process (asking loads nothing)."""
-    return win_cache.is_open(rules.id)
+    return win_cache.is_open(rules.cache_key)
 
 
 def win_tables(rules: RuleSet) -> WinTables:

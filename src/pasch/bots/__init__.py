@@ -104,9 +104,9 @@ class OptimalBot(Bot):
         rules = state.rules
         if rules.knaster is not None or len(rules.columns) != 1:
             # No exact table exists for these games (2^39 and more states): play the strongest bot.
-            if rules.id not in self._delegate:
-                self._delegate[rules.id] = KnasterBot() if rules.knaster is not None else MultiColumnBot()
-            return self._delegate[rules.id].choose(state, rng)
+            if rules.cache_key not in self._delegate:
+                self._delegate[rules.cache_key] = KnasterBot() if rules.knaster is not None else MultiColumnBot()
+            return self._delegate[rules.cache_key].choose(state, rng)
         actions = self._decisions(state)
         if state.dice is None:
             return next((a for a in actions if isinstance(a, Roll)), actions[0])

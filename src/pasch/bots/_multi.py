@@ -163,8 +163,8 @@ def announced_table(solver: Solver, max_slack: int) -> npt.NDArray[np.float32]:
     p = solver.prep
     nb = len(rules.categories)
     shape = (1 << nb, p.threshold + 1, max_slack + 1)
-    path = cache_name("announced", rules.id, ANNOUNCED_VERSION, max_slack)
-    meta = {"kind": "announced", "rules": rules.id, "version": ANNOUNCED_VERSION, "max_slack": max_slack}
+    path = cache_name("announced", rules.cache_key, ANNOUNCED_VERSION, max_slack)
+    meta = {"kind": "announced", "rules": rules.cache_key, "version": ANNOUNCED_VERSION, "max_slack": max_slack}
     got = load_array(path, meta, shape, np.float32, mmap=False)
     if got is not None:
         return got
@@ -330,22 +330,22 @@ class MultiColumnBot(Bot):
             ModelFileError: the shipped file fails its checksum, or ``learned=True`` and none ships.
         """
         if self._model is not None:
-            return self._model if self._model.rules.id == rules.id else None
+            return self._model if self._model.rules.cache_key == rules.cache_key else None
         if self.learned is False or rules.n_columns < 2:
             return None
-        if rules.id not in self._models:
+        if rules.cache_key not in self._models:
             got = load_model(rules)
             if got is None and self.learned:
                 raise ModelFileError(f"{rules.id}: no learned model ships for these rules")
-            self._models[rules.id] = got
-        return self._models[rules.id]
+            self._models[rules.cache_key] = got
+        return self._models[rules.cache_key]
 
     # -- tables -----------------------------------------------------------------------------------
     def _column(self, rules: RuleSet, order: Order) -> _Column:
         from pasch.solver import Solver
 
         table_order = Order.FREE if order is Order.ANNOUNCED else order
-        key = (rules.id, table_order)
+        key = (rules.cache_key, table_order)
         if key not in self._columns:
             single = rules
             if rules.columns != (table_order,):
@@ -365,7 +365,7 @@ class MultiColumnBot(Bot):
             return None
         # The most slack ever credited: a column with one open box when all others are open too.
         most = int(factor * (rules.n_columns - 1) * len(rules.categories))
-        key = (rules.id, order, most)
+        key = (rules.cache_key, order, most)
         if key not in self._slacks:
             from pasch.solver import slack_table
 
@@ -409,7 +409,7 @@ class MultiColumnBot(Bot):
         if ann is None or not factor or rules.sharp:
             return None
         most = int(factor * (rules.n_columns - 1) * len(rules.categories))
-        key = (rules.id, most)
+        key = (rules.cache_key, most)
         if key not in self._announced:
             self._announced[key] = announced_table(self._column(rules, Order.ANNOUNCED).solver, most)
         return self._announced[key]
@@ -463,7 +463,7 @@ class MultiColumnBot(Bot):
         return self._turn_sheet(state.rules, tuple(c.scores for c in sheet.columns))
 
     def _turn_sheet(self, rules: RuleSet, cols: tuple[tuple[int | None, ...], ...]) -> dict[str, Any]:
-        key = (rules.id, cols)
+        key = (rules.cache_key, cols)
         got = self._cache.get(key)
         if got is not None:
             return got  # type: ignore[no-any-return]

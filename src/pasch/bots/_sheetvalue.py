@@ -51,9 +51,9 @@ _SHAPES: dict[str, _Shape] = {}
 
 
 def _shape(rules: RuleSet) -> _Shape:
-    got = _SHAPES.get(rules.id)
+    got = _SHAPES.get(rules.cache_key)
     if got is None:
-        got = _SHAPES[rules.id] = _make_shape(rules)
+        got = _SHAPES[rules.cache_key] = _make_shape(rules)
     return got
 
 
@@ -231,6 +231,8 @@ def load_model(rules: RuleSet) -> SheetModel | None:
     Raises:
         ModelFileError: the shipped file fails its checks (see :func:`read_model`).
     """
+    if rules.cache_key != rules.id:
+        return None  # a custom rule set that merely shares a catalogue id: the catalogue's model is not its own
     path = model_path(rules.id)
     if not path.is_file():
         return None

@@ -133,9 +133,9 @@ _BOTS: dict[str, tuple[MultiColumnBot, MultiColumnBot]] = {}
 
 def _bots(rules: RuleSet, weights: F64 | None) -> tuple[MultiColumnBot, MultiColumnBot]:
     """This process's (player, judge) for a rule set; the player's correction set to ``weights``."""
-    if rules.id not in _BOTS:
-        _BOTS[rules.id] = (MultiColumnBot(learned=False), MultiColumnBot(learned=False))
-    player, judge = _BOTS[rules.id]
+    if rules.cache_key not in _BOTS:
+        _BOTS[rules.cache_key] = (MultiColumnBot(learned=False), MultiColumnBot(learned=False))
+    player, judge = _BOTS[rules.cache_key]
     model = None if weights is None else SheetModel(rules, np.asarray(weights, dtype=np.float64))
     if model is not None or player._model is not None:
         player._model = model

@@ -55,7 +55,7 @@ class WinBot(Bot):
         """
         from pasch.solver import win_pair
 
-        key = (solver.rules.id, opponents)
+        key = (solver.rules.cache_key, opponents)
         with self._lock:
             got = self._dists.get(key)
             if got is not None:

@@ -282,6 +282,51 @@ class RuleSet:
         """Turns each player takes in a sheet game (boxes x columns)."""
         return self._turns
 
+    @property
+    def cache_key(self) -> str:
+        """The name under which tables derived from these rules are kept (on disk and in memory).
+
+        The id alone where it names these very rules (a catalogue rule set, :func:`pasch.rules.get` of the
+        id gives an equal one), so that the names of cached and shipped tables never change; otherwise the id
+        and a digest of everything that can change a score (``id~3f2a9c0b1d4e``), so that a custom rule set
+        never meets the tables of another one with the same id (``dataclasses.replace(get("yahtzee"),
+        bonus=50)`` keeps the id ``yahtzee`` and must not be handed yahtzee's tables).
+        """
+        got = self._memo.get("cache_key")
+        if got is None:
+            got = self.id if self._is_catalogue() else f"{self.id}~{self._content_digest()}"
+            self._memo["cache_key"] = got
+        return got  # type: ignore[return-value]
+
+    def _is_catalogue(self) -> bool:
+        from pasch.rules._catalogue import get  # the catalogue builds rule sets: imported late
+
+        try:
+            return get(self.id) == self
+        except RuleSetError:
+            return False
+
+    def _content_digest(self) -> str:
+        """A digest of the fields that decide play and scores (not the id, name, description or player range)."""
+        import hashlib
+        import json
+
+        def plain(x: object) -> object:
+            if isinstance(x, Enum):
+                return x.value
+            if isinstance(x, frozenset | set):
+                return sorted(plain(v) for v in x)  # type: ignore[type-var]
+            if isinstance(x, tuple | list):
+                return [plain(v) for v in x]
+            if hasattr(x, "__dataclass_fields__"):
+                return {f: plain(getattr(x, f)) for f in x.__dataclass_fields__ if not f.startswith("_")}
+            return x
+
+        skip = {"id", "name", "description", "min_players", "max_players", "base", "modifiers"}
+        content = {f: plain(getattr(self, f)) for f in self.__dataclass_fields__ if f not in skip and f[0] != "_"}
+        text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
     def base_scores(self, counts: tuple[int, ...]) -> tuple[int, ...]:
         """Each box's plain score for these face counts (no joker, no sharp), cached per throw."""
         key = ("base", counts)

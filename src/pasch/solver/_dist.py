@@ -137,7 +137,7 @@ def _future(solver: Solver, mask: int, flag: int, upper: int) -> F64:
 
 def distribution_path(rules: RuleSet) -> Path:
     """The cache file of a rule set's empty-sheet distribution."""
-    return cache_name("dist", rules.id, SOLVER_VERSION, DIST_VERSION)
+    return cache_name("dist", rules.cache_key, SOLVER_VERSION, DIST_VERSION)
 
 
 def score_distribution(
@@ -164,7 +164,7 @@ def score_distribution(
     if key.mask != 0 or not use_cache:
         return ScoreDistribution(_readonly(_future(solver, key.mask, key.flag, key.upper)), offset)
     path = distribution_path(solver.rules)
-    meta = {"rules": solver.rules.id, "version": DIST_VERSION, "solver": SOLVER_VERSION}
+    meta = {"rules": solver.rules.cache_key, "version": DIST_VERSION, "solver": SOLVER_VERSION}
     probs: F64 | None = None
     with contextlib.suppress(OSError, ValueError):
         stored = np.load(path, allow_pickle=False, mmap_mode=None)

@@ -70,7 +70,7 @@ def is_shared(rules: RuleSet | str) -> bool:
     """
     rs = get(rules) if isinstance(rules, str) else rules
     with _GUARD:
-        return rs.id in _SOLVERS
+        return rs.cache_key in _SOLVERS
 
 
 def _evict() -> None:
@@ -93,21 +93,22 @@ def shared_solver(rules: RuleSet | str, progress: Callable[[int, int], None] | N
         RuleSetError: unknown rule-set text, or rules the solver does not handle (several columns, Knaster).
     """
     rs = get(rules) if isinstance(rules, str) else rules
+    key = rs.cache_key  # two custom rule sets with one id are two entries
     with _GUARD:
-        got = _SOLVERS.get(rs.id)
+        got = _SOLVERS.get(key)
         if got is not None:
-            _SOLVERS.move_to_end(rs.id)
+            _SOLVERS.move_to_end(key)
             return got
-        lock = _LOCKS.setdefault(rs.id, threading.Lock())
+        lock = _LOCKS.setdefault(key, threading.Lock())
     with lock:  # one load per rule set, however many threads ask at once
         with _GUARD:
-            got = _SOLVERS.get(rs.id)
+            got = _SOLVERS.get(key)
         if got is None:
             got = Solver.load(rs, progress=progress)
             size = _nbytes(got)
             with _GUARD:
-                _SOLVERS[rs.id] = got
-                _SIZES[rs.id] = size
+                _SOLVERS[key] = got
+                _SIZES[key] = size
                 _evict()
         return got
 

@@ -63,7 +63,7 @@ def load(rules: RuleSet, shape: tuple[int, ...], version: int) -> tuple[npt.NDAr
         ``(None, reason)`` when the shipped file is missing, unreadable or does not match its checksum.
     """
     book = manifest()
-    entry = book.get("tables", {}).get(rules.id)
+    entry = book.get("tables", {}).get(rules.cache_key)  # a custom rule set is never a shipped one
     if not isinstance(entry, dict) or book.get("solver_version") != version or entry.get("shape") != list(shape):
         return None, ""
     try:

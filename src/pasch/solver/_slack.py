@@ -181,7 +181,7 @@ def slack_table(solver: Solver, max_slack: int, *, use_cache: bool = True) -> Sl
     Raises:
         RuleSetError: the solver's column has no fixed order.
     """
-    rules_id = solver.rules.id
+    rules_id = solver.rules.cache_key
     path = cache_name("slack", rules_id, SLACK_VERSION, max_slack)
     meta = {"kind": "slack", "rules": rules_id, "version": SLACK_VERSION, "max_slack": max_slack}
     p = solver.prep

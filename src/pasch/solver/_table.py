@@ -181,8 +181,9 @@ def cache_dir() -> Path:
 
 def table_path(rules: RuleSet) -> Path:
     """The table file of a rule set (the name is derived from the canonical text and solver version)."""
-    digest = hashlib.sha256(f"{rules.id}\n{SOLVER_VERSION}".encode()).hexdigest()[:16]
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in rules.id)[:60]
+    key = rules.cache_key  # the id for catalogue rules (names unchanged), id~digest for custom ones
+    digest = hashlib.sha256(f"{key}\n{SOLVER_VERSION}".encode()).hexdigest()[:16]
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in key)[:60]
     return cache_dir() / f"{safe}-v{SOLVER_VERSION}-{digest}.npy"  # the name of version 1: tables stay valid
 
 
@@ -428,7 +429,7 @@ def load_or_build(
     """
     p = prepare(rules)
     path = table_path(rules)
-    meta = {"rules": rules.id, "version": SOLVER_VERSION}
+    meta = {"rules": rules.cache_key, "version": SOLVER_VERSION}
     shape = (1 << p.n_boxes, p.n_flags, p.lanes)
     if use_cache and not force:
         values = load_array(path, meta, shape, np.float32)

@@ -359,8 +359,8 @@ def _quantised_table(
     p = solver.prep
     keys, _start, sidx = _states(p)
     w = table_width(p)
-    path = cache_name(kind, solver.rules.id, SOLVER_VERSION, TARGET_VERSION, w)
-    meta = {"rules": solver.rules.id, "version": TARGET_VERSION, "width": w}
+    path = cache_name(kind, solver.rules.cache_key, SOLVER_VERSION, TARGET_VERSION, w)
+    meta = {"rules": solver.rules.cache_key, "version": TARGET_VERSION, "width": w}
     if use_cache and not force:
         got = load_array(path, meta, (len(keys), w), np.uint16)  # type: ignore[arg-type]
         if got is not None:

@@ -86,7 +86,7 @@ def win_files(solver: Solver) -> WinFiles:
     Raises:
         RuleSetError: a rule set the solver does not handle.
     """
-    rid = solver.rules.id
+    rid = solver.rules.cache_key
     with _GUARD:
         size = _SIZES.get(rid)
     if size is None:

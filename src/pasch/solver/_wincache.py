@@ -61,7 +61,8 @@ class WinCache:
         self._guard = threading.Lock()
 
     def is_open(self, rules_id: str) -> bool:
-        """Whether the tables of a rule set (its id) are open now (asking opens nothing)."""
+        """Whether the tables of a rule set (its :attr:`~pasch.rules.RuleSet.cache_key`) are open now (asking opens
+        nothing)."""
         with self._guard:
             return rules_id in self.tables
 
@@ -86,7 +87,7 @@ class WinCache:
         """
         from pasch.solver._target import survival_table, target_table
 
-        rid = solver.rules.id
+        rid = solver.rules.cache_key
         with self._guard:
             got = self.tables.get(rid)
             if got is not None:
