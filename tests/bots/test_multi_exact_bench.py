@@ -1,0 +1,92 @@
+"""bench/multi_exact.py, the exact yardstick of the multi-column bot on small games: its dynamic programme agrees
+with the solver column by column, optimal play by its values scores exactly the optimum once luck is taken out,
+and the bot, measured by it, never beats it."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from pasch.bots import MultiColumnBot
+from pasch.rules import Order
+from pasch.solver import Solver
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "multi_exact.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_multi_exact", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("order", [Order.FREE, Order.DOWN, Order.UP])
+def test_one_column_is_the_solvers_exact_value(bench: ModuleType, order: Order) -> None:
+    rules = bench.small_rules("t", bonus=10, lower=("small_straight",), columns=(order,))
+    exact = bench.ExactMulti(rules)
+    solver = Solver.load(rules)
+    key = solver.state_key((None,) * len(rules.categories))
+    assert exact.value[(0, 0)] == pytest.approx(float(solver.values[key.mask, key.flag, key.upper]), abs=1e-3)
+
+
+def test_optimal_play_scores_the_optimum_in_every_game_once_luck_is_out(bench: ModuleType) -> None:
+    for rules in (bench.RULES["plain"], bench.small_rules("two", bonus=10, columns=(Order.DOWN, Order.FREE))):
+        exact = bench.ExactMulti(rules)
+        optimum = float(exact.value[(0,) * len(exact.shape)])
+        bot = bench.OptimalBot(exact)
+        totals = []
+        for seed in range(30):
+            total, adjusted = bench.play(exact, bot, seed)
+            totals.append(total)
+            assert adjusted == pytest.approx(optimum, abs=1e-9)
+        assert len(set(totals)) > 5  # the games differ; only the luck is taken out
+
+
+def test_the_optimum_beats_the_columns_played_alone(bench: ModuleType) -> None:
+    rules = bench.RULES["plain"]
+    exact = bench.ExactMulti(rules)
+    alone = bench.per_column_sum(rules)
+    solvers = [Solver.load(dataclasses.replace(rules, columns=(o,), id=f"{rules.id}.{o.value}")) for o in rules.columns]
+    assert alone == pytest.approx(sum(float(s.values[0, 0, 0]) for s in solvers), abs=1e-3)
+    assert float(exact.value[0, 0, 0, 0, 0, 0]) > alone + 10
+
+
+def test_the_bot_loses_against_the_optimum_exactly_what_its_decisions_lose(bench: ModuleType) -> None:
+    rules = bench.RULES["bonus"]
+    exact = bench.ExactMulti(rules)
+    optimum = float(exact.value[(0,) * len(exact.shape)])
+    bot = MultiColumnBot(learned=False)
+    lost = []
+    for seed in range(20):
+        regret = bench.Regret()
+        _, adjusted = bench.play(exact, bot, seed, regret)
+        assert regret.decisions >= 12
+        assert 0 <= regret.column <= regret.box
+        # A game's total is the optimum, plus the luck of its throws, less what each decision lost against the
+        # best one (both in exact expected points): so with the luck out, exactly the optimum less the losses.
+        assert adjusted == pytest.approx(optimum - regret.stop_or_keep - regret.box, abs=1e-6)
+        lost.append(regret.stop_or_keep + regret.box)
+    assert bot.fallbacks == 0
+    assert 0 < np.mean(lost) < 20
+
+
+def test_the_ideal_rollout_improves_on_the_bot_and_the_bots_value_is_what_it_scores(bench: ModuleType) -> None:
+    exact = bench.ExactMulti(bench.RULES["plain"])
+    optimum = float(exact.value[(0,) * len(exact.shape)])
+    bot = MultiColumnBot(learned=False)
+    mine, rollout = bench.ideal_rollout(exact, bot)
+    assert mine < rollout <= optimum + 1e-9  # one step of policy improvement never loses
+    adjusted = np.array([bench.play(exact, bot, 1000 + seed)[1] for seed in range(60)])
+    assert mine == pytest.approx(adjusted.mean(), abs=4 * adjusted.std(ddof=1) / np.sqrt(60) + 1e-6)
+    with pytest.raises(ValueError, match="without an upper bonus"):
+        bench.ideal_rollout(bench.ExactMulti(bench.small_rules("b", bonus=10, columns=(Order.FREE,))), bot)
