@@ -7,12 +7,14 @@ The multi-column games are too large to solve (the state is the product of three
 above :class:`pasch.bots.MultiColumnBot` good play lies was so far only bounded from below, by rollouts
 (``bench/rollout.py``). On small games of the same shape it can be computed: three columns like Jetsi's (one
 free, one top to bottom, one bottom to top), each a sheet of the four or five boxes of ``bench/win_exact.py``'s
-small rule sets (three four-faced dice, two throws; ``dump`` has a box that always scores 0). The script
+small rule sets (three four-faced dice, two throws; ``dump`` has a box that always scores 0), and four columns
+like kniffel-4's (``k4-*``: top to bottom, bottom to top, announced, free; announcing after the first throw, an
+announced turn ending in its box or by crossing out a box elsewhere, as the engine plays it). The script
 
-1. solves the whole three-column game exactly (a dynamic programme over every reachable pair of a column's
-   filled boxes and upper points, for all three columns at once: the optimal expected grand total);
+1. solves the whole game exactly (a dynamic programme over every combination of each column's filled boxes and
+   upper points, all columns at once: the optimal expected grand total);
 2. computes the per-column sum: each column played alone with its own turns, what a player who never lets the
-   columns compete for a throw expects (the sum of the three columns' exact single-column values);
+   columns compete for a throw expects (the sum of the columns' exact single-column values);
 3. plays ``--games`` seeded solo games with ``MultiColumnBot`` (the per-column tables with slack, exactly as it
    plays Jetsi, ``learned=False``: no model ships for these games) through the engine, and reports its mean
    both raw and *luck-adjusted*: minus the luck of every throw measured with the exact optimal values (the
@@ -36,18 +38,26 @@ Not a test; ``tests/bots/test_multi_exact_bench.py`` checks the programme agains
 tables, that optimal play by it scores exactly the optimum once the luck is out, and the rollout's policy
 evaluation against sampled games.
 
-Measured 2026-11-27 (seed 7, 4,000 games per rule set, one process on a shared 2-core machine):
+Measured 2026-11-27 (seed 7, 4,000 games per rule set, one process on a shared 2-core machine with a CI run
+beside it):
 
-    rules     boxes per-column  optimum       bot (raw)  bot (adjusted)  taken lost/game: keeps   box column
-    plain         4     94.457  149.296  142.903 ± 0.76  142.142 ± 0.08  87.0%            0.504  6.65   6.65
-    bonus         4    108.156  165.797  156.661 ± 0.81  156.592 ± 0.09  84.0%            0.953  8.25   8.25
-    straight      5    160.362  246.440  232.562 ± 0.89  233.262 ± 0.13  84.7%            1.826 11.35  11.35
-    dump          5    114.742  187.001  179.793 ± 0.74  178.936 ± 0.10  88.8%            1.044  7.02   6.99
+    rules     boxes per-column  optimum       bot (raw)  bot (adjusted)  taken lost/game: announce keeps   box column
+    plain         4     94.457  149.296  142.903 ± 0.76  142.142 ± 0.08  87.0%                0.00  0.50  6.65   6.65
+    bonus         4    108.156  165.797  156.661 ± 0.81  156.592 ± 0.09  84.0%                0.00  0.95  8.25   8.25
+    straight      5    160.362  246.440  232.562 ± 0.89  233.262 ± 0.13  84.7%                0.00  1.83 11.35  11.35
+    dump          5    114.742  187.001  179.793 ± 0.74  178.936 ± 0.10  88.8%                0.00  1.04  7.02   6.99
+    k4-plain      4    127.675  201.914  186.040 ± 0.91  184.982 ± 0.10  77.2%                8.48  0.49  7.96   7.96
+    k4-kind       5    142.051  229.841  212.610 ± 0.86  212.002 ± 0.11  79.7%               10.00  0.38  7.45   7.40
 
-(solving took 0.1-26 s, the games 64-97 a second.) The bot ends 4.3-5.6 % below the optimum; nearly all of the
-loss is the choice of the column (the most frequent single loss in ``plain``: a five-alike entered in the free
-column where the optimum enters it in the fixed-order column whose turn it is, keeping the free column's box for
-later: 3.9 of the 7.2 points a game). Keeps lose 0.5-1.8 points a game. And ``--rollout``:
+(solving took 0-26 s, the games 33-98 a second.) In Jetsi's shape the bot ends 4.3-5.6 % below the optimum and
+nearly all of the loss is the choice of the column (the most frequent single loss in ``plain``: a five-alike
+entered in the free column where the optimum enters it in the fixed-order column whose turn it is, keeping the
+free column's box for later: about 3.9 of the 7.2 points a game). In kniffel-4's shape (``k4-*``: top to bottom,
+bottom to top, announced, free; no bonus) it ends 7.8-8.4 % below, and the announcements lose as much as the
+column choice: it announces where the optimum does not (an announced yahtzee, ones or chance after a middling
+first throw), and its ``announced_slot`` only moves the loss between announcing too often and too rarely
+(``plain``, 600 games: slot -10 184.5, -5 185.3, 0 182.7, +5 182.3, +10 182.5). Keeps lose 0.4-1.8 points a game.
+And ``--rollout``:
 
     rules      boxes per-column      bot ideal rollout  optimum gap recovered seconds
     plain          4     94.457  142.111       146.532  149.296           62%     3.2
@@ -73,13 +83,16 @@ import numpy.typing as npt
 
 from pasch.bots import MultiColumnBot
 from pasch.dice import space, transition_tables
-from pasch.engine import GameState, Keep, Roll, Score, Throw, new_game
+from pasch.engine import Announce, GameState, Keep, Roll, Score, Throw, new_game
 from pasch.rules import Category, Order, RuleSet, Scorer, ScorerKind
 
 F64 = npt.NDArray[np.float64]
 
 COLUMNS = (Order.FREE, Order.DOWN, Order.UP)
 """Jetsi's columns: free, top to bottom, bottom to top."""
+
+K4 = (Order.DOWN, Order.UP, Order.ANNOUNCED, Order.FREE)
+"""kniffel-4's columns: top to bottom, bottom to top, announced, free."""
 
 
 def small_rules(
@@ -119,6 +132,9 @@ RULES = {
     "straight": small_rules("straight", bonus=10, lower=("small_straight",)),
     # a full house cannot be thrown with three dice: a box that always scores 0, a free place to dump a throw
     "dump": small_rules("dump", bonus=10, lower=("full_house",)),
+    # kniffel-4's shape: top to bottom, bottom to top, announced, free (no bonus: 6^4 upper totals are too many)
+    "k4-plain": small_rules("k4-plain", columns=K4),
+    "k4-kind": small_rules("k4-kind", lower=("three_of_a_kind",), columns=K4),
 }
 
 
@@ -142,8 +158,12 @@ class _ColumnModel:
     filled: tuple[int, ...]  # boxes filled in each fill state
 
 
+_MASKED = (Order.FREE, Order.ANNOUNCED)
+"""Fill orders whose fill state is the mask of filled boxes (the others: how many are filled)."""
+
+
 def _column_model(order: Order, boxes: int) -> _ColumnModel:
-    if order is Order.FREE:
+    if order in _MASKED:  # the announced column: any open box, once announced
         states = tuple(range(1 << boxes))
         moves = tuple(tuple((b, m | 1 << b) for b in range(boxes) if not m >> b & 1) for m in states)
         filled = tuple(bin(m).count("1") for m in states)
@@ -152,7 +172,7 @@ def _column_model(order: Order, boxes: int) -> _ColumnModel:
         moves = tuple(((k if order is Order.DOWN else boxes - 1 - k, k + 1),) if k < boxes else () for k in states)
         filled = states
     else:
-        raise ValueError(f"{order.value}: only free, top-down and bottom-up columns are solved here")
+        raise ValueError(f"{order.value}: no such fill order here")
     return _ColumnModel(order, states, moves, filled)
 
 
@@ -189,13 +209,25 @@ class ExactMulti:
         self._solve()
 
     # -- the turn -------------------------------------------------------------------------------
-    def entries(self, state: tuple[int, ...]) -> F64:
-        """``E[r]``: the best entry of final throw ``r`` (points, bonus and the value of the state after)."""
+    def entries(self, state: tuple[int, ...], announced: int | None = None) -> F64:
+        """``E[r]``: the best entry of final throw ``r`` (points, bonus and the value of the state after).
+
+        Without an announcement the announced column (kniffel-4) cannot be used; with ``announced`` (a box of
+        it) the turn ends in that box or by crossing out, for 0, a box another column may fill now.
+        """
         best = np.full(len(self.space.rolls), -np.inf)
         rolls = np.arange(len(self.space.rolls))
+        ann = self.rules.announced_column
         for c, col in enumerate(self.cols):
             f, u = state[2 * c], state[2 * c + 1]
             for box, nf in col.moves[f]:
+                if c == ann and box != announced:
+                    continue
+                if announced is not None and c != ann:  # a cross-out: 0 points, the upper total unchanged
+                    nxt = list(state)
+                    nxt[2 * c] = nf
+                    np.maximum(best, self.value[tuple(nxt)], out=best)
+                    continue
                 pts = self.points[:, box]
                 nxt = list(state)
                 nxt[2 * c] = nf
@@ -210,12 +242,13 @@ class ExactMulti:
                 np.maximum(best, gain + after, out=best)
         return best
 
-    def entry(self, state: tuple[int, ...], column: int, box: int, roll: int) -> float:
-        """The exact value of entering final throw ``roll`` in ``box`` of ``column``: points, bonus, value after."""
+    def entry(self, state: tuple[int, ...], column: int, box: int, roll: int, cross: bool = False) -> float:
+        """The exact value of entering final throw ``roll`` in ``box`` of ``column``: points, bonus, value after
+        (``cross``: crossed out for 0 in an announced turn)."""
         col = self.cols[column]
         f, u = state[2 * column], state[2 * column + 1]
         nf = dict(col.moves[f])[box]
-        pts = int(self.points[roll, box])
+        pts = 0 if cross else int(self.points[roll, box])
         nxt = list(state)
         nxt[2 * column] = nf
         gain = pts
@@ -230,9 +263,11 @@ class ExactMulti:
 
     def after_first(self, e: F64) -> F64:
         """``A[r]``: the value after a first throw ``r``: enter it, or keep the best part and throw again."""
+        if not np.isfinite(e).any():
+            return e.copy()  # no entry allowed (only the announced column open): the player must announce
         kv = self.after_keep(e)
         rethrow = np.where(self.tt.valid, kv[self.tt.rsub], -np.inf).max(axis=1)
-        return np.asarray(np.maximum(e, rethrow))
+        return np.asarray(np.maximum(e, rethrow))  # -inf everywhere where no entry is allowed (must announce)
 
     def _solve(self) -> None:
         total = sum(len(c.filled) and max(c.filled) for c in self.cols)
@@ -248,14 +283,23 @@ class ExactMulti:
                     if n == total:
                         self.value[state] = 0.0
                     else:
-                        self.value[state] = float(self.probs @ self.after_first(self.entries(state)))
+                        self.value[state] = float(self.probs @ self.first(state))
+
+    def first(self, state: tuple[int, ...]) -> F64:
+        """``F[r]``: the value after first throw ``r``, announcing (kniffel-4) as well as possible."""
+        best = self.after_first(self.entries(state))
+        ann = self.rules.announced_column
+        if ann is not None:
+            for box, _ in self.cols[ann].moves[state[2 * ann]]:
+                np.maximum(best, self.after_first(self.entries(state, box)), out=best)
+        return best
 
     def key(self, sheet: tuple[tuple[int | None, ...], ...]) -> tuple[int, ...]:
         """The state of a player's columns (box scores in sheet order, None where open)."""
         out: list[int] = []
         for col, scores in zip(self.cols, sheet, strict=True):
             filled = [s is not None for s in scores]
-            f = sum(1 << i for i, x in enumerate(filled) if x) if col.order is Order.FREE else sum(filled)
+            f = sum(1 << i for i, x in enumerate(filled) if x) if col.order in _MASKED else sum(filled)
             up = sum(s or 0 for s, is_up in zip(scores, self.upper, strict=True) if is_up)
             out += [f, min(up, self.thr)]
         return tuple(out)
@@ -274,6 +318,7 @@ def per_column_sum(rules: RuleSet) -> float:
 class Regret:
     """Expected points lost against optimal play, summed over a bot's decisions, by kind of decision."""
 
+    announce: float = 0.0  # kniffel-4: announcing (which box, or none) after the first throw
     stop_or_keep: float = 0.0  # after a throw with throws left: enter now or keep which dice
     box: float = 0.0  # when entering: which box of which column
     column: float = 0.0  # of ``box``: entries in a column other than the best entry's
@@ -287,22 +332,43 @@ class OptimalBot:
     def __init__(self, exact: ExactMulti) -> None:
         self.exact = exact
 
-    def choose(self, state: GameState, rng: np.random.Generator) -> Keep | Score:
+    def choose(self, state: GameState, rng: np.random.Generator) -> Keep | Score | Announce:
         ex = self.exact
         sheet = tuple(c.scores for c in state.sheets[0].columns)
         k = ex.key(sheet)
         dice = tuple(sorted(state.dice or ()))
         r = ex.space.roll_index[dice]
-        e = ex.entries(k)
+        ann = ex.rules.announced_column
+        e = ex.entries(k, state.announced)
+        if ann is not None and state.announced is None and state.throws == 1:
+            best_box, best = None, float(ex.after_first(e)[r])
+            for box, _ in ex.cols[ann].moves[k[2 * ann]]:
+                v = float(ex.after_first(ex.entries(k, box))[r])
+                if v > best + 1e-9:
+                    best_box, best = box, v
+            if best_box is not None:
+                return Announce(ex.rules.categories[best_box].id)
         if state.throws_left > 0:
             kv = ex.after_keep(e)
             keeps = [q for q in ex.space.sub_keeps(dice) if len(q) < len(dice)]
-            best = max(keeps, key=lambda q: kv[ex.space.keep_index[q]])
-            if kv[ex.space.keep_index[best]] > e[r] + 1e-9:
-                return Keep(best)
-        options = [(cc, b) for cc, col in enumerate(ex.cols) for b, _ in col.moves[k[2 * cc]]]
-        c, b = max(options, key=lambda x: ex.entry(k, x[0], x[1], r))
+            best_keep = max(keeps, key=lambda q: kv[ex.space.keep_index[q]])
+            if kv[ex.space.keep_index[best_keep]] > e[r] + 1e-9:
+                return Keep(best_keep)
+        options = _entry_options(ex, state, k, r)
+        c, b = max(options, key=lambda x: options[x])
         return Score(ex.rules.categories[b].id, c + 1 if len(ex.cols) > 1 else None)
+
+
+def _entry_options(ex: ExactMulti, state: GameState, k: tuple[int, ...], r: int) -> dict[tuple[int, int], float]:
+    """Every entry the engine allows now, (column, box), with its exact value (points, bonus, value after)."""
+    out: dict[tuple[int, int], float] = {}
+    for a in state.legal_actions():
+        if isinstance(a, Score):
+            c = (a.column or 1) - 1
+            b = ex.rules.category_index(a.category)
+            cross = state.announced is not None and c != ex.rules.announced_column
+            out[c, b] = ex.entry(k, c, b, r, cross)
+    return out
 
 
 def play(
@@ -315,6 +381,8 @@ def play(
     state: object = new_game(rules, ["bot"])
     luck = 0.0
     e: F64 | None = None
+    first: F64 | None = None
+    k: tuple[int, ...] = ()
     expect = 0.0
     while True:
         assert isinstance(state, GameState)
@@ -322,15 +390,16 @@ def play(
             break
         if state.is_chance_node:
             state = state.apply(Throw(tuple(int(x) for x in rng.integers(1, rules.faces + 1, state.pending))))
-            assert isinstance(state, GameState) and e is not None and state.dice is not None
+            assert isinstance(state, GameState) and e is not None and first is not None and state.dice is not None
             r = ri[tuple(sorted(state.dice))]
-            seen = exact.after_first(e)[r] if state.throws_left > 0 else e[r]
+            seen = first[r] if state.throws == 1 else e[r]
             luck += float(seen) - expect
             continue
         if state.dice is None:
             sheet = tuple(c.scores for c in state.sheets[0].columns)
             k = exact.key(sheet)
             e = exact.entries(k)
+            first = exact.first(k)
             expect = float(exact.value[k])
             state = state.apply(Roll())
             continue
@@ -341,6 +410,8 @@ def play(
         if isinstance(action, Keep):
             assert e is not None
             expect = float(exact.after_keep(e)[exact.space.keep_index[action.dice]])
+        elif isinstance(action, Announce):
+            e = exact.entries(k, rules.category_index(action.category))
         elif not isinstance(action, Score):
             raise AssertionError(f"unexpected action {action}")
         state = state.apply(action)
@@ -373,8 +444,8 @@ def ideal_rollout(exact: ExactMulti, bot: MultiColumnBot) -> tuple[float, float]
     by its points plus the bot's own exact expected total from the state after it (a rollout with infinitely
     many continuations and every candidate, what ``bench/rollout.py`` estimates by sampling). Rule sets
     without a bonus only (a state is which boxes are filled)."""
-    if exact.thr:
-        raise ValueError("the ideal rollout is computed for rule sets without an upper bonus")
+    if exact.thr or exact.rules.announced_column is not None:
+        raise ValueError("the ideal rollout is computed for rule sets without an upper bonus or announced column")
     v_bot = np.full(exact.shape, np.nan)
     v_new = np.full(exact.shape, np.nan)
     states = sorted(
@@ -443,8 +514,18 @@ def _regret(exact: ExactMulti, state: GameState, action: object, e: F64, out: Re
     k = exact.key(sheet)
     r = exact.space.roll_index[tuple(sorted(state.dice or ()))]
     out.decisions += 1
+    if isinstance(action, Announce):
+        best = float(exact.first(k)[r])
+        chosen = float(exact.after_first(exact.entries(k, exact.rules.category_index(action.category)))[r])
+        assert chosen <= best + 1e-9, "an announcement worth more than the exact best"
+        out.announce += best - chosen
+        return
     if state.throws_left > 0:
-        best = float(exact.after_first(e)[r])
+        best = (
+            float(exact.first(k)[r])
+            if state.throws == 1 and state.announced is None
+            else float(exact.after_first(e)[r])
+        )
         if isinstance(action, Keep):
             chosen = float(exact.after_keep(e)[exact.space.keep_index[action.dice]])
         else:
@@ -454,9 +535,7 @@ def _regret(exact: ExactMulti, state: GameState, action: object, e: F64, out: Re
     if isinstance(action, Score):
         c = (action.column or 1) - 1
         box = exact.rules.category_index(action.category)
-        options = {
-            (cc, b): exact.entry(k, cc, b, r) for cc, col in enumerate(exact.cols) for b, _ in col.moves[k[2 * cc]]
-        }
+        options = _entry_options(exact, state, k, r)
         best_key = max(options, key=lambda x: options[x])
         lost = options[best_key] - options[(c, box)]
         assert lost >= -1e-9, "an entry worth more than the exact best"
@@ -494,7 +573,8 @@ def main() -> None:
         return
     print(
         f"{'rules':9} {'boxes':>5} {'per-column':>10} {'optimum':>8} {'bot (raw)':>15} {'bot (adjusted)':>15} "
-        f"{'taken':>6} {'lost/game: keeps':>16} {'box':>5} {'column':>6} {'solve s':>7} {'games/s':>7}"
+        f"{'taken':>6} {'lost/game: announce':>19} {'keeps':>5} {'box':>5} {'column':>6} {'solve s':>7} "
+        f"{'games/s':>7}"
     )
     for name in args.rules:
         rules = RULES[name]
@@ -517,7 +597,8 @@ def main() -> None:
         print(
             f"{name:9} {len(rules.categories):5d} {base:10.3f} {opt:8.3f} "
             f"{raw.mean():8.3f} ± {raw.std(ddof=1) / se:4.2f} "
-            f"{adj.mean():8.3f} ± {adj.std(ddof=1) / se:4.2f} {100 * taken:5.1f}% {regret.stop_or_keep / n:16.3f} "
+            f"{adj.mean():8.3f} ± {adj.std(ddof=1) / se:4.2f} {100 * taken:5.1f}% {regret.announce / n:19.2f} "
+            f"{regret.stop_or_keep / n:5.2f} "
             f"{regret.box / n:5.2f} {regret.column / n:6.2f} {t_solve:7.1f} {n / t_games:7.1f}",
             flush=True,
         )

@@ -40,7 +40,13 @@ def test_one_column_is_the_solvers_exact_value(bench: ModuleType, order: Order) 
 
 
 def test_optimal_play_scores_the_optimum_in_every_game_once_luck_is_out(bench: ModuleType) -> None:
-    for rules in (bench.RULES["plain"], bench.small_rules("two", bonus=10, columns=(Order.DOWN, Order.FREE))):
+    games = (
+        bench.RULES["plain"],
+        bench.small_rules("two", bonus=10, columns=(Order.DOWN, Order.FREE)),
+        bench.RULES["k4-plain"],  # kniffel-4's announcements and cross-outs, as the engine allows them
+        bench.small_rules("ann", bonus=10, columns=(Order.ANNOUNCED, Order.FREE)),
+    )
+    for rules in games:
         exact = bench.ExactMulti(rules)
         optimum = float(exact.value[(0,) * len(exact.shape)])
         bot = bench.OptimalBot(exact)
@@ -61,8 +67,9 @@ def test_the_optimum_beats_the_columns_played_alone(bench: ModuleType) -> None:
     assert float(exact.value[0, 0, 0, 0, 0, 0]) > alone + 10
 
 
-def test_the_bot_loses_against_the_optimum_exactly_what_its_decisions_lose(bench: ModuleType) -> None:
-    rules = bench.RULES["bonus"]
+@pytest.mark.parametrize("name", ["bonus", "k4-plain"])
+def test_the_bot_loses_against_the_optimum_exactly_what_its_decisions_lose(bench: ModuleType, name: str) -> None:
+    rules = bench.RULES[name]
     exact = bench.ExactMulti(rules)
     optimum = float(exact.value[(0,) * len(exact.shape)])
     bot = MultiColumnBot(learned=False)
@@ -74,8 +81,8 @@ def test_the_bot_loses_against_the_optimum_exactly_what_its_decisions_lose(bench
         assert 0 <= regret.column <= regret.box
         # A game's total is the optimum, plus the luck of its throws, less what each decision lost against the
         # best one (both in exact expected points): so with the luck out, exactly the optimum less the losses.
-        assert adjusted == pytest.approx(optimum - regret.stop_or_keep - regret.box, abs=1e-6)
-        lost.append(regret.stop_or_keep + regret.box)
+        assert adjusted == pytest.approx(optimum - regret.announce - regret.stop_or_keep - regret.box, abs=1e-6)
+        lost.append(regret.announce + regret.stop_or_keep + regret.box)
     assert bot.fallbacks == 0
     assert 0 < np.mean(lost) < 20
 
@@ -88,5 +95,5 @@ def test_the_ideal_rollout_improves_on_the_bot_and_the_bots_value_is_what_it_sco
     assert mine < rollout <= optimum + 1e-9  # one step of policy improvement never loses
     adjusted = np.array([bench.play(exact, bot, 1000 + seed)[1] for seed in range(60)])
     assert mine == pytest.approx(adjusted.mean(), abs=4 * adjusted.std(ddof=1) / np.sqrt(60) + 1e-6)
-    with pytest.raises(ValueError, match="without an upper bonus"):
+    with pytest.raises(ValueError, match="without an upper bonus or announced column"):
         bench.ideal_rollout(bench.ExactMulti(bench.small_rules("b", bonus=10, columns=(Order.FREE,))), bot)

@@ -39,6 +39,7 @@ def test_the_key_is_the_same_in_another_process() -> None:
     keys = set()
     for seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        keys.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        keys.add(out.stdout)
     here = dataclasses.replace(get("kniffel-classic+sharp"), bonus=40).cache_key
     assert keys == {here + "\n"}
