@@ -75,16 +75,21 @@ import argparse
 import dataclasses
 import itertools
 import math
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import win_exact
 from pasch.bots import MultiColumnBot
 from pasch.dice import space, transition_tables
 from pasch.engine import Announce, GameState, Keep, Roll, Score, Throw, new_game
-from pasch.rules import Category, Order, RuleSet, Scorer, ScorerKind
+from pasch.rules import Order, RuleSet
 
 F64 = npt.NDArray[np.float64]
 
@@ -98,32 +103,9 @@ K4 = (Order.DOWN, Order.UP, Order.ANNOUNCED, Order.FREE)
 def small_rules(
     name: str, bonus: int = 0, lower: tuple[str, ...] = (), columns: tuple[Order, ...] = COLUMNS
 ) -> RuleSet:
-    """Three four-faced dice, two throws, the boxes ``ones twos`` + ``lower`` + ``yahtzee chance``, in ``columns``."""
-    k = ScorerKind
-    kinds = {
-        "full_house": Scorer(k.FULL_HOUSE, points=25),
-        "three_of_a_kind": Scorer(k.N_KIND, n=3),
-        "small_straight": Scorer(k.STRAIGHT, n=3, points=30),
-    }
-    cats = (
-        Category("ones", Scorer(k.FACE, face=1)),
-        Category("twos", Scorer(k.FACE, face=2)),
-        *(Category(c, kinds[c]) for c in lower),
-        Category("yahtzee", Scorer(k.ALL_ALIKE, points=50)),
-        Category("chance", Scorer(k.CHANCE)),
-    )
-    return RuleSet(
-        id=f"small-{name}",
-        name=name,
-        description="a small multi-column rule set for the exact comparison",
-        categories=cats,
-        bonus_threshold=5 if bonus else None,
-        bonus=bonus,
-        columns=columns,
-        dice=3,
-        faces=4,
-        throws=2,
-    )
+    """Three four-faced dice, two throws, the boxes ``ones twos`` + ``lower`` + ``yahtzee chance``, in ``columns``
+    (``bench/win_exact.py``'s small rule sets), with the id ``small-<name>``."""
+    return win_exact.small_rules(f"small-{name}", bonus, lower, columns)
 
 
 RULES = {

@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from pasch.dice import counts_of, space
-from pasch.rules import Category, RuleSet, Scorer, ScorerKind, column_totals, score_options
+from pasch.rules import Category, Order, RuleSet, Scorer, ScorerKind, column_totals, score_options
 from pasch.solver import Solver, build_values, duel_win_optimal
 
 Column = tuple[int | None, ...]
@@ -64,8 +64,11 @@ BLEND = 0.3
 """``bot:win``'s blend weight at the first turn (``docs/win.md``)."""
 
 
-def small_rules(name: str, bonus: int = 0, lower: tuple[str, ...] = ()) -> RuleSet:
-    """Three four-faced dice, two throws, the boxes ``ones twos`` + ``lower`` + ``yahtzee chance``."""
+def small_rules(
+    name: str, bonus: int = 0, lower: tuple[str, ...] = (), columns: tuple[Order, ...] = (Order.FREE,)
+) -> RuleSet:
+    """Three four-faced dice, two throws, the boxes ``ones twos`` + ``lower`` + ``yahtzee chance`` in ``columns``
+    (``bench/multi_exact.py`` plays them in several)."""
     k = ScorerKind
     kinds = {
         "full_house": Scorer(k.FULL_HOUSE, points=25),
@@ -82,10 +85,11 @@ def small_rules(name: str, bonus: int = 0, lower: tuple[str, ...] = ()) -> RuleS
     return RuleSet(
         id=name,
         name=name,
-        description="a small rule set for the exact two-player comparison",
+        description="a small rule set for the exact comparisons",
         categories=cats,
         bonus_threshold=5 if bonus else None,
         bonus=bonus,
+        columns=columns,
         dice=3,
         faces=4,
         throws=2,

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pasch.rules import Category, RuleSet, Scorer, ScorerKind, get
+from pasch.rules import RuleSet, get
 from pasch.solver import Solver, clear_shared, shared_solver, table_path
 
-K = ScorerKind
+from .test_solver_reference import small
 
 
 @pytest.fixture(autouse=True)
@@ -19,29 +19,13 @@ def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path / "pasch-cache"))
 
 
-def small(bonus: int) -> RuleSet:
-    """Three four-faced dice, two throws, four boxes; always the id ``same``."""
-    cats = (
-        Category("ones", Scorer(K.FACE, face=1)),
-        Category("twos", Scorer(K.FACE, face=2)),
-        Category("yahtzee", Scorer(K.ALL_ALIKE, points=50)),
-        Category("chance", Scorer(K.CHANCE)),
-    )
-    return RuleSet(
-        id="same",
-        name="same",
-        description="test",
-        categories=cats,
-        bonus_threshold=5 if bonus else None,
-        bonus=bonus,
-        dice=3,
-        faces=4,
-        throws=2,
-    )
+def same(bonus: int) -> RuleSet:
+    """A small rule set (three four-faced dice, two throws, four boxes) with a bonus; always the id ``same``."""
+    return small("same", bonus=bonus)
 
 
 def test_two_rule_sets_with_one_id_get_their_own_tables_on_disk() -> None:
-    plain, rich = small(0), small(30)
+    plain, rich = same(0), same(30)
     assert table_path(plain) != table_path(rich)
     first = Solver.load(plain).expected_start
     second = Solver.load(rich)
@@ -54,10 +38,10 @@ def test_two_rule_sets_with_one_id_get_their_own_tables_on_disk() -> None:
 def test_the_process_wide_solver_tells_them_apart_too() -> None:
     clear_shared()
     try:
-        a = shared_solver(small(0))
-        b = shared_solver(small(30))
+        a = shared_solver(same(0))
+        b = shared_solver(same(30))
         assert a is not b and b.expected_start > a.expected_start + 1
-        assert shared_solver(small(0)) is a
+        assert shared_solver(same(0)) is a
     finally:
         clear_shared()
 
