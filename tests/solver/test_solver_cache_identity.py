@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pasch.rules import RuleSet, get
+from pasch.rules import Order, RuleSet, get
 from pasch.solver import Solver, clear_shared, shared_solver, table_path
 
 from .test_solver_reference import small
@@ -56,3 +56,17 @@ def test_a_changed_catalogue_rule_set_is_not_handed_the_shipped_table() -> None:
     got = Solver.load(cheaper)
     assert not got.from_cache
     assert got.expected_start < shipped.expected_start - 80  # no kinds, full house or straights
+
+
+def test_the_free_column_of_jetsi_is_served_the_shipped_yahtzee_table() -> None:
+    column = dataclasses.replace(get("jetsi"), columns=(Order.FREE,), id="jetsi.free")
+    got = Solver.load(column)
+    assert got.from_cache  # nothing built: the private cache directory is empty, the shipped table serves
+    assert got.rules.id == "jetsi.free"
+    assert got.expected_start == Solver.load(get("yahtzee")).expected_start
+    clear_shared()
+    try:
+        assert shared_solver(column) is not shared_solver(get("yahtzee"))  # each its own rules, one table file
+        assert shared_solver(column).rules.id == "jetsi.free"
+    finally:
+        clear_shared()

@@ -138,6 +138,30 @@ SHARP_CATEGORIES = frozenset(
 )
 
 
+_TWINS: list[dict[str, str]] = []
+
+
+def _catalogue_twins() -> dict[str, str]:
+    """Content digest -> id of every catalogue sheet rule set without parameters (each base with each combination
+    of modifiers; the fewest modifiers win a tie), built once per process."""
+    if not _TWINS:
+        import itertools
+
+        from pasch.rules._catalogue import BASES, MODIFIERS, get  # the catalogue builds rule sets: imported late
+
+        twins: dict[str, str] = {}
+        for base in BASES:
+            for n in range(len(MODIFIERS) + 1):
+                for mods in itertools.combinations(MODIFIERS, n):
+                    try:
+                        rules = get("+".join((base, *mods)))
+                    except RuleSetError:  # a combination that makes no sense (forced and upward)
+                        continue
+                    twins.setdefault(rules._content_digest(), rules.id)
+        _TWINS[:] = [twins]
+    return _TWINS[0]
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """A complete, frozen description of one game's rules.
@@ -286,15 +310,22 @@ class RuleSet:
     def cache_key(self) -> str:
         """The name under which tables derived from these rules are kept (on disk and in memory).
 
-        The id alone where it names these very rules (a catalogue rule set, :func:`pasch.rules.get` of the
-        id gives an equal one), so that the names of cached and shipped tables never change; otherwise the id
-        and a digest of everything that can change a score (``id~3f2a9c0b1d4e``), so that a custom rule set
-        never meets the tables of another one with the same id (``dataclasses.replace(get("yahtzee"),
-        bonus=50)`` keeps the id ``yahtzee`` and must not be handed yahtzee's tables).
+        The id where it names these very rules (a catalogue rule set: :func:`pasch.rules.get` of the id gives an
+        equal one), so that the names of cached and shipped tables never change. Otherwise the id of the
+        catalogue rule set with the same rules, where one exists (a column of a multi-column game, such as
+        Jetsi's free column, is ``yahtzee``; its top-down column ``yahtzee+forced``), so that it shares that rule
+        set's tables, shipped ones included; else the id and a digest of everything that can change play or
+        scores (``id~3f2a9c0b1d4e``), so that a custom rule set never meets the tables of another with the same
+        id (``dataclasses.replace(get("yahtzee"), bonus=50)`` keeps the id ``yahtzee`` and must not be handed
+        yahtzee's tables).
         """
         got = self._memo.get("cache_key")
         if got is None:
-            got = self.id if self._is_catalogue() else f"{self.id}~{self._content_digest()}"
+            if self._is_catalogue():
+                got = self.id
+            else:
+                digest = self._content_digest()
+                got = _catalogue_twins().get(digest) or f"{self.id}~{digest}"
             self._memo["cache_key"] = got
         return got  # type: ignore[return-value]
 

@@ -62,6 +62,12 @@ def shared_nbytes() -> int:
         return sum(_SIZES.values())
 
 
+def _key(rules: RuleSet) -> str:
+    """The entry of a rule set: its tables' name and its id (two custom rule sets with one id are two entries, and a
+    rule set that shares another's tables still gets a solver whose ``rules`` are its own)."""
+    return f"{rules.cache_key}\n{rules.id}"
+
+
 def is_shared(rules: RuleSet | str) -> bool:
     """Whether the table of a rule set is in memory now (asking never loads or builds it).
 
@@ -70,7 +76,7 @@ def is_shared(rules: RuleSet | str) -> bool:
     """
     rs = get(rules) if isinstance(rules, str) else rules
     with _GUARD:
-        return rs.cache_key in _SOLVERS
+        return _key(rs) in _SOLVERS
 
 
 def _evict() -> None:
@@ -93,7 +99,7 @@ def shared_solver(rules: RuleSet | str, progress: Callable[[int, int], None] | N
         RuleSetError: unknown rule-set text, or rules the solver does not handle (several columns, Knaster).
     """
     rs = get(rules) if isinstance(rules, str) else rules
-    key = rs.cache_key  # two custom rule sets with one id are two entries
+    key = _key(rs)
     with _GUARD:
         got = _SOLVERS.get(key)
         if got is not None:
