@@ -6,9 +6,11 @@ engine, solver and interfaces read these parameters; none of them asks which rul
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
 from typing import TypeVar
 
 from pasch.errors import RuleSetError
@@ -138,28 +140,22 @@ SHARP_CATEGORIES = frozenset(
 )
 
 
-_TWINS: list[dict[str, str]] = []
-
-
+@cache
 def _catalogue_twins() -> dict[str, str]:
     """Content digest -> id of every catalogue sheet rule set without parameters (each base with each combination
     of modifiers; the fewest modifiers win a tie), built once per process."""
-    if not _TWINS:
-        import itertools
+    from pasch.rules._catalogue import BASES, MODIFIERS, get  # the catalogue builds rule sets: imported late
 
-        from pasch.rules._catalogue import BASES, MODIFIERS, get  # the catalogue builds rule sets: imported late
-
-        twins: dict[str, str] = {}
-        for base in BASES:
-            for n in range(len(MODIFIERS) + 1):
-                for mods in itertools.combinations(MODIFIERS, n):
-                    try:
-                        rules = get("+".join((base, *mods)))
-                    except RuleSetError:  # a combination that makes no sense (forced and upward)
-                        continue
-                    twins.setdefault(rules._content_digest(), rules.id)
-        _TWINS[:] = [twins]
-    return _TWINS[0]
+    twins: dict[str, str] = {}
+    for base in BASES:
+        for n in range(len(MODIFIERS) + 1):
+            for mods in itertools.combinations(MODIFIERS, n):
+                try:
+                    rules = get("+".join((base, *mods)))
+                except RuleSetError:  # a combination that makes no sense (forced and upward)
+                    continue
+                twins.setdefault(rules._content_digest(), rules.id)
+    return twins
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,9 +181,9 @@ def slack_table(solver: Solver, max_slack: int, *, use_cache: bool = True) -> Sl
     Raises:
         RuleSetError: the solver's column has no fixed order.
     """
-    rules_id = solver.rules.cache_key
-    path = cache_name("slack", rules_id, SLACK_VERSION, max_slack)
-    meta = {"kind": "slack", "rules": rules_id, "version": SLACK_VERSION, "max_slack": max_slack}
+    key = solver.rules.cache_key
+    path = cache_name("slack", key, SLACK_VERSION, max_slack)
+    meta = {"kind": "slack", "rules": key, "version": SLACK_VERSION, "max_slack": max_slack}
     p = solver.prep
     shape = (p.n_boxes + 1, p.n_flags, p.lanes, max_slack + 1)
     if use_cache:

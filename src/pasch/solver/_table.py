@@ -181,7 +181,7 @@ def cache_dir() -> Path:
 
 def table_path(rules: RuleSet) -> Path:
     """The table file of a rule set (the name is derived from the canonical text and solver version)."""
-    key = rules.cache_key  # the id for catalogue rules (names unchanged), id~digest for custom ones
+    key = rules.cache_key  # the id for catalogue rules (names unchanged), else a catalogue twin's id or id~digest
     digest = hashlib.sha256(f"{key}\n{SOLVER_VERSION}".encode()).hexdigest()[:16]
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in key)[:60]
     return cache_dir() / f"{safe}-v{SOLVER_VERSION}-{digest}.npy"  # the name of version 1: tables stay valid

@@ -86,14 +86,15 @@ def win_files(solver: Solver) -> WinFiles:
     Raises:
         RuleSetError: a rule set the solver does not handle.
     """
-    rid = solver.rules.cache_key
+    key = solver.rules.cache_key  # the files' name; the rule text stays what is shown
     with _GUARD:
-        size = _SIZES.get(rid)
+        size = _SIZES.get(key)
     if size is None:
         p = solver.prep
         size = (len(_states(p)[0]), table_width(p))
         with _GUARD:
-            _SIZES[rid] = size
+            _SIZES[key] = size
     states, width = size
     parts = (SOLVER_VERSION, TARGET_VERSION, width)
-    return WinFiles(rid, cache_name("target", rid, *parts), cache_name("survive", rid, *parts), states, width)
+    target, survival = cache_name("target", key, *parts), cache_name("survive", key, *parts)
+    return WinFiles(solver.rules.id, target, survival, states, width)
