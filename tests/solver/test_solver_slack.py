@@ -1,4 +1,5 @@
-"""Slack tables of fixed-order columns: a plain recursive reference, the forced table at slack 0, monotony."""
+"""Slack tables of fixed-order columns and slack levels of free ones: plain recursive references, the plain
+tables at slack 0, monotony."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from pasch.rules import ExtraPolicy, JokerPolicy, Order, RuleSet, get
-from pasch.solver import SlackTable, Solver, box_sequence, build_values, slack_table
+from pasch.solver import SlackTable, Solver, box_sequence, build_values, free_slack_levels, slack_table
 
 from ._reference import Reference, Scores, entries
 from .test_solver_reference import FH
@@ -119,3 +120,61 @@ def test_a_free_column_has_no_slack_table() -> None:
     with pytest.raises(RuleSetError, match="top-down or bottom-up"):
         free = small("free", Order.FREE)
         SlackTable(Solver(free, build_values(free)), 1)
+
+
+# Four boxes (no full house): the plain recursion over a free column's every fill order stays quick.
+FREE_RULES = [
+    solver_small("free-classic", joker=JokerPolicy.FULL_HOUSE, extra=ExtraPolicy.FLAT_100, bonus=7),
+    solver_small("free-forced", joker=JokerPolicy.FORCED, extra=ExtraPolicy.BONUS_100, bonus=7),
+]
+
+
+@pytest.mark.parametrize("rules", FREE_RULES, ids=lambda r: r.id)
+def test_free_slack_levels_match_the_plain_reference(rules: RuleSet) -> None:
+    """A free column's slack levels (the table kernel with a pass floor) against plain recursion, in float64,
+    and the float32 levels :func:`free_slack_levels` keeps against those."""
+    solver = Solver(rules, build_values(rules, np.float64))
+    levels = [solver.values]
+    for _ in range(2):
+        levels.append(build_values(rules, np.float64, floor=levels[-1]))
+    kept = free_slack_levels(solver, 2, use_cache=False)
+    assert kept.shape == (3, *solver.values.shape) and kept.dtype == np.float32
+    ref = SlackReference(rules)
+    rng = np.random.default_rng(2)
+    n = len(rules.categories)
+    checked = 0
+    for _ in range(4):
+        scores: list[int | None] = [None] * n
+        for box in [*rng.permutation(n), None]:
+            cols: Scores = tuple(scores)
+            key = solver.state_key(cols)
+            for s in range(3):
+                want = ref.slack_value(cols, s)
+                assert levels[s][key.mask, key.flag, key.upper] == pytest.approx(want, abs=1e-9), (cols, s)
+                assert kept[s, key.mask, key.flag, key.upper] == pytest.approx(want, abs=2e-3), (cols, s)
+                checked += 1
+            if box is not None:
+                roll = tuple(sorted(int(x) for x in rng.integers(1, 5, 3)))
+                options = [nxt for _, nxt in entries(rules, cols, roll, False) if nxt[int(box)] is not None]
+                # A joker may force another box: then any legal entry goes on the walk.
+                scores = list(options[0] if options else entries(rules, cols, roll, False)[0][1])
+    assert checked == 4 * 3 * (n + 1)
+
+
+def test_free_slack_levels_are_cached_and_refuse_other_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pasch.errors import RuleSetError
+
+    monkeypatch.setenv("PASCH_CACHE_DIR", str(tmp_path))
+    rules = FREE_RULES[0]
+    solver = Solver(rules, build_values(rules))
+    first = free_slack_levels(solver, 2)
+    assert len(sorted(tmp_path.glob("freeslack-*.npy"))) == 1
+    np.testing.assert_array_equal(free_slack_levels(solver, 2), first)
+    # More slack is never worth less, and level 0 is the solver's own table.
+    np.testing.assert_array_equal(first[0], solver.values)
+    assert (np.diff(first, axis=0) >= -1e-5).all()
+    down = small("down", Order.DOWN)
+    with pytest.raises(RuleSetError, match="free column"):
+        free_slack_levels(Solver(down, build_values(down)), 1)
+    with pytest.raises(ValueError, match="floor of shape"):
+        build_values(rules, floor=np.zeros((2, 2, 2), np.float32))

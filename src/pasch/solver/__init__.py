@@ -33,7 +33,7 @@ from pasch.solver._prep import Prep, Tables, prepare, tables
 from pasch.solver._query import Option, Solver, StateKey
 from pasch.solver._shared import clear_shared, is_shared, set_shared_budget, shared_nbytes, shared_solver
 from pasch.solver._sheet import check_sheet
-from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, slack_table
+from pasch.solver._slack import SLACK_VERSION, SlackTable, box_sequence, free_slack_levels, slack_table
 from pasch.solver._table import (
     SOLVER_VERSION,
     CacheWarning,
@@ -95,6 +95,7 @@ __all__ = [
     "disk_budget",
     "distribution_path",
     "duel_win_optimal",
+    "free_slack_levels",
     "is_shared",
     "kernels",
     "load_array",

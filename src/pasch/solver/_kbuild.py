@@ -33,6 +33,46 @@ def _solve_layer(V, R, masks, tops, lo, hi_end, T, th, n_threads):
         th: this call's share (0 to ``n_threads - 1``).
         n_threads: calls sharing the layer.
     """
+    _solve_share(V, R, R, False, masks, tops, lo, hi_end, T, th, n_threads)
+
+
+@njit(cache=True, nogil=True)
+def _solve_layer_floor(V, R, F, masks, tops, lo, hi_end, T, th, n_threads):
+    """:func:`_solve_layer` where every turn may also end in a pass: the sheet left as it is, worth
+    ``F[mask, flag, upper]``. One slack level of a free column (:func:`pasch.solver.free_slack_levels`).
+
+    Args:
+        V: as for :func:`_solve_layer`.
+        R: as for :func:`_solve_layer`.
+        F: the pass's value table, read-only, of ``V``'s shape and dtype (the level below).
+        masks: as for :func:`_solve_layer`.
+        tops: as for :func:`_solve_layer`.
+        lo: as for :func:`_solve_layer`.
+        hi_end: as for :func:`_solve_layer`.
+        T: as for :func:`_solve_layer`.
+        th: as for :func:`_solve_layer`.
+        n_threads: as for :func:`_solve_layer`.
+    """
+    _solve_share(V, R, F, True, masks, tops, lo, hi_end, T, th, n_threads)
+
+
+@njit(cache=True, nogil=True)
+def _solve_share(V, R, F, floor, masks, tops, lo, hi_end, T, th, n_threads):
+    """The body of :func:`_solve_layer` and :func:`_solve_layer_floor`.
+
+    Args:
+        V: the value table; the layer's rows are written.
+        R: ``V`` again, read-only.
+        F: the pass's value table (read only where ``floor``).
+        floor: whether a turn may end in a pass worth ``F``.
+        masks: reachable masks, layer by layer.
+        tops: per mask, the largest upper total it can have.
+        lo: first index of the layer in ``masks``.
+        hi_end: end of the layer in ``masks``.
+        T: the rule set's tables in ``V``'s dtype.
+        th: this call's share.
+        n_threads: calls sharing the layer.
+    """
     V = _borrow(V)  # the arguments live for the whole call (see _borrow)
     R = _borrow(R)
     masks = _borrow(masks)
@@ -79,8 +119,29 @@ def _solve_layer(V, R, masks, tops, lo, hi_end, T, th, n_threads):
         _rows(R, mask, flag, np.int64(0), L, T, X)
         _rebase(X, L, mask, T, base)
         _stops(X, L, legal, nlegal, ctxg, T, stop)
+        if floor:
+            _pass_floor(F[mask, flag], base, L, stop)
         _turn(stop, A, M, Sv, L, T.stages, T, save)
         _expect(A, Sv, stop, L, T.stages, T, acc)
         dst = V[mask, flag]
         for j in range(L):
             dst[j] = acc[j] + base[j]
+
+
+@njit(cache=True, nogil=True)
+def _pass_floor(f, base, L, stop):
+    """Raise every turn end ``stop[s, r, lane]`` to the pass's value (rebased like ``stop``).
+
+    Args:
+        f: the pass's value per lane (a row of ``F``).
+        base: the row :func:`~pasch.solver._kparts._rebase` subtracted.
+        L: lanes in use.
+        stop: the turn ends ``[sharp, roll, lane]``, raised in place.
+    """
+    for s in range(stop.shape[0]):
+        for r in range(stop.shape[1]):
+            out = stop[s, r]
+            for j in range(L):
+                v = f[j] - base[j]
+                if v > out[j]:
+                    out[j] = v

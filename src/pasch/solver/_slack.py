@@ -37,12 +37,14 @@ from pasch.solver._table import cache_name, load_array, store_or_warn
 if TYPE_CHECKING:
     from pasch.solver._query import Solver
 
-__all__ = ["SLACK_VERSION", "SlackTable", "box_sequence", "slack_table"]
+__all__ = ["FREE_SLACK_VERSION", "SLACK_VERSION", "SlackTable", "box_sequence", "free_slack_levels", "slack_table"]
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
 SLACK_VERSION = 2
 """Bump when the slack tables' meaning changes: older files are then stale."""
+FREE_SLACK_VERSION = 1
+"""The same for the free column's slack levels (:func:`free_slack_levels`)."""
 _NEG = -1e18
 
 
@@ -194,3 +196,43 @@ def slack_table(solver: Solver, max_slack: int, *, use_cache: bool = True) -> Sl
     if use_cache:
         store_or_warn(path, table.values, meta)
     return table
+
+
+def free_slack_levels(solver: Solver, max_slack: int, *, use_cache: bool = True) -> npt.NDArray[np.float32]:
+    """The slack levels of a free column: ``L[s, mask, flag, upper]``, from the cache or built and stored.
+
+    The free column's counterpart of :class:`SlackTable`: every turn is thrown for the column and may end in
+    any legal box or, while passes are left, be passed (the sheet left as it is), at most ``s`` passes in
+    all. ``L[0]`` is the solver's own table; ``L[s]`` is a table build (the solver's kernel) in which every
+    turn may also end in ``L[s - 1]`` of the same state (:func:`pasch.solver._table.build_values`'s
+    ``floor``), about a second per level for a 13-box sheet. Float32, like the solver's tables.
+
+    Args:
+        solver: the exact solver of the free column played alone.
+        max_slack: the most passes tracked.
+        use_cache: read and write the cache directory.
+
+    Raises:
+        RuleSetError: the solver's column is not free.
+    """
+    from pasch.solver._table import build_values
+
+    rules = solver.rules
+    if rules.columns != (Order.FREE,):
+        raise RuleSetError(f"{rules.id}: free slack levels need a free column")
+    key = rules.cache_key
+    path = cache_name("freeslack", key, FREE_SLACK_VERSION, max_slack)
+    meta = {"kind": "freeslack", "rules": key, "version": FREE_SLACK_VERSION, "max_slack": max_slack}
+    base = np.asarray(solver.values, dtype=np.float32)
+    shape = (max_slack + 1, *base.shape)
+    if use_cache:
+        got = load_array(path, meta, shape, np.float32, mmap=False)
+        if got is not None:
+            return got
+    levels = np.empty(shape, np.float32)
+    levels[0] = base
+    for s in range(1, max_slack + 1):
+        levels[s] = build_values(solver.prep, np.float32, floor=levels[s - 1])
+    if use_cache:
+        store_or_warn(path, levels, meta)
+    return levels

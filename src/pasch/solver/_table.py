@@ -131,6 +131,7 @@ def build_values(
     dtype: type[np.floating[Any]] = np.float32,
     progress: Progress | None = None,
     threads: int | None = None,
+    floor: npt.NDArray[np.floating[Any]] | None = None,
 ) -> npt.NDArray[np.floating[Any]]:
     """Solve a rule set: the expected further score of every turn-start state.
 
@@ -139,6 +140,8 @@ def build_values(
         dtype: ``np.float32`` (tables) or ``np.float64`` (tests).
         progress: optional callback after each layer.
         threads: worker threads (default: Numba's thread count).
+        floor: a table of the same shape whose value every turn may end in instead of an entry (the turn
+            passed, the sheet left as it is): one slack level of a free column (:mod:`pasch.solver._slack`).
 
     Returns:
         ``V[mask, flag, upper]``: filled-box mask, all-alike-box flag (1: it holds a positive score),
@@ -148,22 +151,29 @@ def build_values(
     Raises:
         RuleSetError: a rule set the solver does not handle (multi-column, announced, Knaster).
     """
-    from pasch.solver._kbuild import _solve_layer
+    from pasch.solver._kbuild import _solve_layer, _solve_layer_floor
 
     p = rules if isinstance(rules, Prep) else prepare(rules)
     n = p.n_boxes
     values, reads = new_values(p, dtype)
     t = tables(p, dtype)
-    args = (values, reads, p.masks, p.hi)
-    if np.dtype(dtype) == np.float32:
+    args: tuple[Any, ...] = (values, reads, p.masks, p.hi)
+    kernel: Any = _solve_layer
+    if floor is not None:
+        if floor.shape != values.shape:
+            raise ValueError(f"a floor of shape {floor.shape} for a table of shape {values.shape}")
+        floor = np.asarray(floor, dtype=dtype).view()
+        floor.flags.writeable = False
+        kernel, args = _solve_layer_floor, (values, reads, floor, p.masks, p.hi)
+    if np.dtype(dtype) == np.float32 and floor is None:
         ready_to_build((*args, 0, 0, t, 0, 1))
     else:
-        ensure(_solve_layer, (*args, 0, 0, t, 0, 1))
+        ensure(kernel, (*args, 0, 0, t, 0, 1))
     n_threads = max(1, min(threads or default_threads(), default_threads()))
     for done, layer in enumerate(range(n - 1, -1, -1)):
         lo, hi = int(p.layer_start[layer]), int(p.layer_start[layer + 1])
         if hi > lo:
-            run_threads(_solve_layer, min(n_threads, hi - lo), *args, lo, hi, t)
+            run_threads(kernel, min(n_threads, hi - lo), *args, lo, hi, t)
         if progress is not None:
             progress(done + 1, n)
     return values
