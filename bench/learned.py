@@ -23,8 +23,29 @@ games), games per second (one process, the luck bookkeeping included), milliseco
 ``choose`` alone; a decision is every keep, entry or announcement) and the paired difference learned - base
 over the games both played, with its standard error: the number that says whether learning helped.
 
-Measured 2026-11-26 (seed 2029, games 0..1999, one process per run at nice 19 on 2 shared cores, load average
-2-14; ``learned``: the full first/last fit of ``pasch train``; ``learned-x0.3``: a third of the first fit, what
+Measured 2026-11-27 (seed 2029, games 0..1999, two processes at a time on 2 shared cores; ``base`` and
+``learned`` with the slack settings of issue 28's stop of that day: every fixed-order and free column credited
+0.3 of its slack, read between levels (:data:`pasch.bots._multi.TUNED`); ``before``: the settings before them,
+run as ``base`` before ``TUNED`` changed (``--set slack_factor=0.7 free_slack=0 interpolate=0``, kniffel-4
+``slack_factor=0.5``, plays them; 10 games each of jetsi and kniffel-4 replayed with the previous commit
+matched game for game); paired differences luck-adjusted, against ``base``):
+
+    rules      bot        raw mean      adjusted    ms/dec   - base (paired, adj.)
+    jetsi      base      734.6 ± 2.6   730.6 ± 0.4   0.87
+    jetsi      learned   733.1 ± 2.6   731.9 ± 0.3   0.82    +1.3 ± 0.4  (what ships: the model of 2026-11-26)
+    jetsi      before    715.1 ± 2.5   714.3 ± 0.6   0.54   -16.3 ± 0.6
+    kniffel-3  base      729.0 ± 2.4   724.9 ± 0.4   0.67
+    kniffel-3  learned   728.2 ± 2.5   726.2 ± 0.3   0.83    +1.3 ± 0.4  (what ships)
+    kniffel-3  before    710.8 ± 2.4   708.9 ± 0.6   0.41   -16.0 ± 0.6
+    kniffel-4  base      973.5 ± 2.6   972.0 ± 0.5   1.41   (what ships: no model)
+    kniffel-4  before    954.5 ± 2.5   953.8 ± 0.6   0.79   -18.3 ± 0.7
+
+The settings were chosen on games 0-399 and confirmed on 400-1999 (+15.8 ± 0.7, +15.3 ± 0.6, +18.5 ± 0.7);
+the sweep is in the docstring of ``TUNED``.
+
+Measured 2026-11-26, before those settings (so ``base`` here is ``before`` above; seed 2029, games 0..1999,
+one process per run at nice 19 on 2 shared cores, load average 2-14; ``learned``: the full first/last fit of
+``pasch train``; ``learned-x0.3``: a third of the first fit, what
 ships for jetsi and kniffel-3; paired differences luck-adjusted):
 
     rules      bot           adjusted    ms/dec   learned - base (paired, adj.)
@@ -65,6 +86,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -77,7 +99,7 @@ from pasch.rules import get
 from rollout import _dice, _run
 
 RULES = ("jetsi", "kniffel-3", "kniffel-4")
-_SETTINGS = ("slack_factor", "announced_slot", "announced_slack")
+_SETTINGS = ("slack_factor", "announced_slot", "announced_slack", "free_slack", "interpolate", "learned")
 FIELDS = ("game", "total", "luck", "decisions", "decide_s", "wall_s")
 
 _BOTS: dict[tuple[str, str], MultiColumnBot] = {}
@@ -93,7 +115,10 @@ def _bot(
         if name == "base":
             _BOTS[rid, name] = MultiColumnBot(learned=False)
         elif settings and model is None and scale == 1.0:
-            _BOTS[rid, name] = MultiColumnBot(**dict(settings))  # type: ignore[arg-type]
+            kw: dict[str, Any] = dict(settings)
+            if "learned" in kw:
+                kw["learned"] = bool(kw["learned"])  # learned=0: without the shipped model
+            _BOTS[rid, name] = MultiColumnBot(**kw)
         elif model is None and scale == 1.0:
             _BOTS[rid, name] = MultiColumnBot(learned=True)
         else:
@@ -215,7 +240,8 @@ def main() -> None:
         nargs="+",
         default=[],
         metavar="KEY=VALUE",
-        help="the bots' settings other than base (slack_factor, announced_slot, announced_slack)",
+        help="the bots' settings other than base (slack_factor, announced_slot, announced_slack, free_slack;"
+        " learned=0: without a model)",
     )
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--first", type=int, default=0)

@@ -10,16 +10,22 @@ exact single-column tables with an exact search over the current turn:
    after the first), corrected per entry (step 3). ``announced_slack > 0`` values it instead with its exact
    slack table (:func:`announced_table`: the column alone, announcing after the first throw or passing),
    like the fixed-order columns in step 2; measured, it did not play better (see :data:`TUNED`).
-2. **Slack of the fixed-order columns.** Played alone, a top-down or bottom-up column must take every
-   turn's dice; in a multi-column game ``s = T - n`` of the ``T`` turns left go elsewhere, so it can
-   wait for dice that suit its next box. Such a column is valued with its exact *slack table*
-   ``W[k, flag, upper, s]`` (:class:`pasch.solver.SlackTable`: every turn thrown for the column, entered or
-   passed, at most ``s`` passes), crediting ``slack_factor * s`` passes because the model's passes are
-   optimistic (a passed turn was really thrown for another column).
+2. **Slack of every column but the announced one.** Played alone, a column must take every turn's dice;
+   in a multi-column game ``s = T - n`` of the ``T`` turns left go elsewhere, so it can wait for dice that
+   suit it. A top-down or bottom-up column is valued with its exact *slack table* ``W[k, flag, upper, s]``
+   (:class:`pasch.solver.SlackTable`: every turn thrown for the column, entered in its next box or passed,
+   at most ``s`` passes), the free column with its *slack levels* ``L[s, mask, flag, upper]``
+   (:func:`pasch.solver.free_slack_levels`: the same for any box, the solver's table build with a "pass"
+   floor, one build per level). The model's passes are optimistic (a passed turn was really thrown for
+   another column, and every column counts the same turn as its pass), so each column is credited
+   ``slack_factor * s`` (``free_slack * s``) passes, read between the two levels around it
+   (``interpolate``): every turn that goes elsewhere costs a column the same share of a level, where
+   rounding down made every third or so turn cost a whole level at once and so swung the bot's choice of
+   column from turn to turn.
 3. **Turn-end evaluation.** Entering the final dice in box ``i`` of column ``c`` is worth
    ``delta = points + V_c(column after) - V_c(column before)`` (upper bonus included when the entry
    reaches it): the gain of that column measured against what it expects from its remaining turns.
-   For a fixed-order column "before" is its value with one pass fewer (entering elsewhere would have
+   For a column valued with slack "before" is its value with one pass fewer (entering elsewhere would have
    used one of its passes): ``delta = points + W[k + 1, ..., s] - W[k, ..., s - 1]``. The announced
    column's entries get ``-announced_slot * T / N`` on top (``N`` boxes in all), a tuned correction of
    its optimistic free-table value that makes the bot use the announced column earlier. The grand value
@@ -97,12 +103,18 @@ class _Column:
         k = self.solver.state_key(scores)
         return k.mask, k.flag, k.upper
 
-    def entries(self, scores: tuple[int | None, ...]) -> tuple[F64, list[int], npt.NDArray[np.int64]]:
+    def entries(
+        self, scores: tuple[int | None, ...], after: _Blend | None = None, now: _Blend | None = None
+    ) -> tuple[F64, list[int], npt.NDArray[np.int64]]:
         """``delta[s, r, j]`` of entering throw ``r`` (sharp ``s``) in the ``j``-th open box (-inf: illegal),
-        the open boxes and the upper points ``up[s, r, j]`` each entry adds."""
-        p, values = self.p, self.values
+        the open boxes and the upper points ``up[s, r, j]`` each entry adds.
+
+        ``after`` and ``now`` value the column after the entry and before it (default: the exact table):
+        a free column's slack levels (see :meth:`MultiColumnBot._free_levels`)."""
+        p = self.p
+        values = self.values if after is None else after
         mask, flag, upper = self.key(scores)
-        before = values[mask, flag, upper]
+        before = (self.values if now is None else now)[mask, flag, upper]
         open_boxes = [i for i, v in enumerate(scores) if v is None]
         ob = np.array(open_boxes, np.int64)
         ctx, grp = self.solver.contexts(mask, flag)
@@ -123,11 +135,15 @@ class _Column:
         delta = values[nm, nf, u2] + gain - before
         return np.where(legal[None, :, :], delta, _NEG), open_boxes, up
 
-    def zero_entries(self, scores: tuple[int | None, ...]) -> list[tuple[int, float]]:
-        """(box, delta) of crossing out each box the fill order allows now (ordinary throws)."""
-        p, values = self.p, self.values
+    def zero_entries(
+        self, scores: tuple[int | None, ...], after: _Blend | None = None, now: _Blend | None = None
+    ) -> list[tuple[int, float]]:
+        """(box, delta) of crossing out each box the fill order allows now (ordinary throws); ``after`` and
+        ``now`` as for :meth:`entries`."""
+        p = self.p
+        values = self.values if after is None else after
         mask, flag, upper = self.key(scores)
-        before = values[mask, flag, upper]
+        before = (self.values if now is None else now)[mask, flag, upper]
         open_boxes = [i for i, v in enumerate(scores) if v is None]
         tiers = [int(p.tier[0, 0, i]) for i in open_boxes]
         low = min(tiers)
@@ -139,6 +155,22 @@ class _Column:
             nf = (flag if mode == 0 else mode - 1) if p.n_flags == 2 else 0
             out.append((i, float(values[mask | 1 << i, nf, upper] - before)))
         return out
+
+
+class _Blend:
+    """Slack levels ``L[s, ...]`` read at a fractional slack ``x``: ``(1 - w) L[lo] + w L[lo + 1]``."""
+
+    def __init__(self, levels: npt.NDArray[Any], x: float) -> None:
+        self.lo = min(int(x), len(levels) - 1)
+        self.hi = min(self.lo + 1, len(levels) - 1)
+        self.w = x - self.lo
+        self.levels = levels
+
+    def __getitem__(self, index: Any) -> Any:
+        lo = np.asarray(self.levels[self.lo][index], dtype=np.float64)
+        if self.w == 0.0:
+            return lo
+        return lo + self.w * (np.asarray(self.levels[self.hi][index], dtype=np.float64) - lo)
 
 
 ANNOUNCED_VERSION = 2
@@ -237,27 +269,45 @@ def _build_announced(solver: Solver, max_slack: int, filled: int = 0) -> F64:
 class Settings:
     """Tuned knobs of the multi-column bot (see the module docstring)."""
 
-    slack_factor: float = 0.7  # share of a fixed-order column's slack credited (0: plain forced tables)
+    slack_factor: float = 0.3  # share of a fixed-order column's slack credited (0: plain forced tables)
     announced_slot: float = -10.0  # points per announced box, scaled by the share of boxes still open
     announced_slack: float = 0.0  # share of the announced column's slack credited (0: its free table instead)
+    free_slack: float = 0.3  # share of the free column's slack credited (0: its exact table)
+    interpolate: bool = True  # credited slack read between levels (False: rounded down, as before issue 28)
 
 
 TUNED: dict[str, Settings] = {
-    "kniffel-4": Settings(slack_factor=0.5, announced_slot=-10.0),
-    "kniffel-3": Settings(slack_factor=0.7),
-    "jetsi": Settings(slack_factor=0.7),
+    "kniffel-4": Settings(slack_factor=0.3, free_slack=0.3, announced_slot=-10.0),
+    "kniffel-3": Settings(slack_factor=0.3, free_slack=0.3),
+    "jetsi": Settings(slack_factor=0.3, free_slack=0.3),
 }
-"""Settings per catalogue game, from 2,000-game seeded solo runs (kniffel-4: plain 920.8, announced slot
--10 about +30, slack 0.5 on top about +5, together 954.6; kniffel-3: slack 0.7 706.3 -> 708.3, jetsi
-711.1 -> 714.6, both within the intervals). Tried without gain (within the
-95 % interval, or worse): premiums per open box and remaining-turn count fitted by approximate policy
-iteration (Monte Carlo residuals, ridge least squares), per-column value scales and slot values fitted by
-regression, column tables with a fourth throw, an announcement margin of +-10, a two-turn lookahead over
-the four best entries, larger slack factors (1.0 starves the free column), a table of the announced column
-played alone (box chosen after the first throw; exact without extra points, checked against a plain
-recursive reference; 950.9 +- 7.2 against 954.5 +- 7.3 over 1,000 games; see the git history), and
-slack levels for the free column too (the solver's kernel with a "pass" floor, one build per level; kniffel-3
-707.3 +- 6.7 and 703.9 +- 6.6 for factors 0.7 and 0.4 against 711.7 +- 6.5 without).
+"""Settings per catalogue game (issue 28), chosen on ``bench/learned.py``'s games 0-399 (seed 2029, paired and
+luck-adjusted against the settings before: fixed-order slack 0.7, kniffel-4 0.5, rounded down, the free column
+its plain table) and confirmed on games 400-1999:
+
+    settings (slack, free slack)          jetsi          kniffel-3      kniffel-4
+    0.7 / 0 rounded (before)              0              0              0
+    0.7 / 0.3 rounded                     -4.8 +- 1.5    -3.9 +- 1.4    -5.2 +- 1.7
+    0.7 / 0.15 rounded                    -9.5 +- 1.5    -9.4 +- 1.4
+    0.7 / 0 read between levels           +2.5 +- 1.3    +2.8 +- 1.2
+    0.7 / 0.3 read between levels         +7.7 +- 1.7    +7.5 +- 1.5    +9.7 +- 1.8 (slack 0.5)
+    0.7 / 0.4 read between levels         +6.7 +- 1.7    +7.6 +- 1.4
+    0.5 / 0.3 read between levels         +13.3 +- 1.5   +14.1 +- 1.4
+    0.3 / 0.3 read between levels (kept)  +18.5 +- 1.6   +18.5 +- 1.5   +17.5 +- 1.8
+    0.3 / 0.4 read between levels         +18.0          +18.8          (paired against 0.3 / 0.3: -0.4, +0.2)
+    0.2 / 0.2 read between levels         +17.8          +17.9          +15.5
+    games 400-1999, 0.3 / 0.3             +15.8 +- 0.7   +15.3 +- 0.6   +18.5 +- 0.7
+
+(kniffel-4 with 0.3 / 0.3 against 0.3 / 0.3 and the announced slot -5: -8.1 +- 1.9, -15: -18.7 +- 1.8,
+the announced column's slack table at 0.3: -5.5 +- 1.8.) Rounding the credited slack down
+was what made the free column's levels look useless before: with it, a factor below 1 makes most turns cost
+the column nothing and every few turns a whole level. Tried before, without gain (within the 95 % interval,
+or worse), all with the slack rounded down: premiums per open box and remaining-turn count fitted by
+approximate policy iteration (Monte Carlo residuals, ridge least squares), per-column value scales and slot
+values fitted by regression, column tables with a fourth throw, an announcement margin of +-10, a two-turn
+lookahead over the four best entries, larger slack factors (1.0 starves the free column), a table of the
+announced column played alone (box chosen after the first throw; exact without extra points, checked against
+a plain recursive reference; 950.9 +- 7.2 against 954.5 +- 7.3 over 1,000 games; see the git history).
 
 The announced column's exact slack table (``announced_slack``, issue 28) was measured on kniffel-4's games
 0-999 of ``bench/learned.py`` (seed 2029), paired and luck-adjusted against these settings: factor 0.5 with
@@ -298,6 +348,8 @@ class MultiColumnBot(Bot):
         slack_factor: float | None = None,
         announced_slot: float | None = None,
         announced_slack: float | None = None,
+        free_slack: float | None = None,
+        interpolate: bool | None = None,
         learned: bool | None = None,
         model: SheetModel | None = None,
     ) -> None:
@@ -308,10 +360,13 @@ class MultiColumnBot(Bot):
         self.slack_factor = slack_factor
         self.announced_slot = announced_slot
         self.announced_slack = announced_slack
+        self.free_slack = free_slack
+        self.interpolate = interpolate
         self.fallbacks = 0
         self._columns: dict[tuple[str, Order], _Column] = {}
         self._slacks: dict[tuple[str, Order, int], SlackTable] = {}
         self._announced: dict[tuple[str, int], npt.NDArray[np.float32]] = {}
+        self._levels: dict[tuple[str, int], npt.NDArray[np.float32]] = {}
         self._cache: dict[tuple[object, ...], Any] = {}
 
     def settings(self, rules: RuleSet) -> Settings:
@@ -321,6 +376,8 @@ class MultiColumnBot(Bot):
             base.slack_factor if self.slack_factor is None else self.slack_factor,
             base.announced_slot if self.announced_slot is None else self.announced_slot,
             base.announced_slack if self.announced_slack is None else self.announced_slack,
+            base.free_slack if self.free_slack is None else self.free_slack,
+            base.interpolate if self.interpolate is None else self.interpolate,
         )
 
     def model(self, rules: RuleSet) -> SheetModel | None:
@@ -372,6 +429,27 @@ class MultiColumnBot(Bot):
             self._slacks[key] = slack_table(self._column(rules, order).solver, most)
         return self._slacks[key]
 
+    def _free_levels(self, rules: RuleSet, order: Order) -> npt.NDArray[np.float32] | None:
+        """The slack levels of a free column of a multi-column game (:func:`pasch.solver.free_slack_levels`),
+        None where not used (``free_slack`` 0, ``+sharp``, one column, not a free column)."""
+        factor = self.settings(rules).free_slack
+        if order is not Order.FREE or rules.n_columns < 2 or rules.sharp or not factor:
+            return None
+        most = int(factor * (rules.n_columns - 1) * len(rules.categories))
+        key = (rules.cache_key, most)
+        if key not in self._levels:
+            from pasch.solver import free_slack_levels
+
+            self._levels[key] = free_slack_levels(self._column(rules, order).solver, most)
+        return self._levels[key]
+
+    @staticmethod
+    def _blend(levels: npt.NDArray[Any], factor: float, s_raw: float) -> _Blend:
+        """A free column's value at the credited slack ``factor * s_raw`` (clipped to the levels kept),
+        interpolated between the two levels around it: each turn passed costs the column ``factor`` of a
+        level, not a whole level every ``1 / factor`` turns."""
+        return _Blend(levels, min(max(factor * s_raw, 0.0), len(levels) - 1.0))
+
     def _slack_entries(
         self, rules: RuleSet, slack: SlackTable, scores: tuple[int | None, ...], t_open: int
     ) -> tuple[F64, list[int], tuple[int, float], npt.NDArray[np.int64]]:
@@ -385,20 +463,26 @@ class MultiColumnBot(Bot):
         _, flag, upper = self._column(rules, slack.order).key(scores)
         k = slack.filled(scores)
         s_raw = t_open - (len(scores) - k)
-        f = self.settings(rules).slack_factor
-        s_now = min(int(f * s_raw), slack.max_slack)
-        s_pass = min(int(f * (s_raw - 1)), slack.max_slack) if s_raw > 0 else s_now
+        settings = self.settings(rules)
+        f = settings.slack_factor
+        levels = np.moveaxis(slack.values, 3, 0)  # [s, k, flag, upper]: a view
+        if settings.interpolate:
+            after = self._blend(levels, f, s_raw)
+            now = self._blend(levels, f, s_raw - 1) if s_raw > 0 else after
+        else:
+            s_now = min(int(f * s_raw), slack.max_slack)
+            after = _Blend(levels, s_now)
+            now = _Blend(levels, min(int(f * (s_raw - 1)), slack.max_slack)) if s_raw > 0 else after
         p = slack.p
         points, up, nf = slack.fill_arrays(k, flag)
         thr = p.threshold
         u = min(upper, thr)
         u2 = np.minimum(upper + up, thr)
         bonus = np.where((upper < thr) & (upper + up >= thr), p.bonus, 0) if thr > 0 else 0
-        w = slack.values
-        before = w[k, flag, u, s_pass]
-        d = points + bonus + w[k + 1, nf, u2, s_now] - before
+        before = now[k, flag, u]
+        d = points + bonus + after[k + 1, nf, u2] - before
         box = slack.seq[k]
-        zero = (box, float(w[k + 1, slack.zero_flag(k, flag), u, s_now] - before))
+        zero = (box, float(after[k + 1, slack.zero_flag(k, flag), u] - before))
         up_arr = np.asarray(up, dtype=np.int64)[None, :, None]
         return np.asarray(d, dtype=np.float64)[None, :, None], [box], zero, up_arr
 
@@ -426,10 +510,13 @@ class MultiColumnBot(Bot):
         open_boxes = [i for i, v in enumerate(scores) if v is None]
         ob = np.array(open_boxes, np.int64)
         s_raw = t_open - len(open_boxes)
-        f = self.settings(rules).announced_slack
+        settings = self.settings(rules)
+        f = settings.announced_slack
         top = w.shape[2] - 1
-        s_now = min(int(f * s_raw), top)
-        s_pass = min(int(f * (s_raw - 1)), top) if s_raw > 0 else s_now
+        x_now = f * s_raw if settings.interpolate else min(int(f * s_raw), top)
+        x_pass = (f * (s_raw - 1) if settings.interpolate else min(int(f * (s_raw - 1)), top)) if s_raw > 0 else x_now
+        levels = np.moveaxis(w, 2, 0)  # [s, mask, upper]: a view
+        after_t, now_t = self._blend(levels, 1.0, x_now), self._blend(levels, 1.0, x_pass)
         ctx, _ = col.solver.contexts(mask, flag)
         r_idx = np.arange(col.n_rolls)[:, None]
         sel = (ctx[:, None], 0, r_idx, ob[None, :])
@@ -438,8 +525,8 @@ class MultiColumnBot(Bot):
         thr = p.threshold
         if thr > 0 and upper < thr:
             gain = gain + np.where(upper + up >= thr, p.bonus, 0)
-        after = w[mask | (1 << ob)[None, :], np.minimum(upper + up, thr), s_now]
-        d = gain + after - float(w[mask, upper, s_pass])
+        after = after_t[mask | (1 << ob)[None, :], np.minimum(upper + up, thr)]
+        d = gain + after - float(now_t[mask, upper])
         return d[None, :, :], open_boxes, up[None, :, :]
 
     # -- the turn -------------------------------------------------------------------------------
@@ -497,6 +584,14 @@ class MultiColumnBot(Bot):
             elif table is not None:
                 d, open_boxes, up = self._announced_entries(rules, table, scores, t_after + 1)
                 zeros = []
+            elif (levels := self._free_levels(rules, order)) is not None:
+                # Entering here keeps the column's slack (one turn and one box fewer); entering elsewhere
+                # costs it a pass: after = slack now, now = one pass fewer (as _slack_entries).
+                s_raw = t_after + 1 - scores.count(None)
+                after = self._blend(levels, settings.free_slack, s_raw)
+                now = self._blend(levels, settings.free_slack, s_raw - 1) if s_raw > 0 else after
+                d, open_boxes, up = col.entries(scores, after, now)
+                zeros = col.zero_entries(scores, after, now)
             else:
                 d, open_boxes, up = col.entries(scores)
                 zeros = col.zero_entries(scores) if c != ann else []
@@ -567,14 +662,22 @@ class MultiColumnBot(Bot):
             if table is not None:
                 s_raw = t_open - scores.count(None)
                 a_factor = self.settings(rules).announced_slack
-                total += float(table[mask, upper, min(int(a_factor * s_raw), table.shape[2] - 1)])
+                x = a_factor * s_raw if self.settings(rules).interpolate else int(a_factor * s_raw)
+                total += float(self._blend(np.moveaxis(table, 2, 0), 1.0, x)[mask, upper])
+                continue
+            levels = self._free_levels(rules, order)
+            if levels is not None:
+                blend = self._blend(levels, self.settings(rules).free_slack, t_open - scores.count(None))
+                total += float(blend[mask, flag, upper])
                 continue
             if slack is None:
                 total += float(col.values[mask, flag, upper])
                 continue
             k = slack.filled(scores)
-            credited = min(int(factor * (t_open - (len(scores) - k))), slack.max_slack)
-            total += float(slack.values[k, flag, min(upper, slack.p.threshold), credited])
+            s_raw = t_open - (len(scores) - k)
+            x = factor * s_raw if self.settings(rules).interpolate else int(factor * s_raw)
+            blend = self._blend(np.moveaxis(slack.values, 3, 0), 1.0, x)
+            total += float(blend[k, flag, min(upper, slack.p.threshold)])
         model = self.model(rules)
         if model is not None:
             total += model.value(tuple(cols))
