@@ -155,5 +155,6 @@ def test_credited_slack_is_read_between_levels() -> None:
     assert _Blend(levels, 2.0)[0, 3] == levels[2, 0, 3]  # the top level: nothing above to blend with
     # A multi-column bot credits a column factor x turns: each pass costs it the same share of a level.
     bot = MultiColumnBot(learned=False, free_slack=0.25)
-    assert bot._blend(levels, 0.25, 3).w == pytest.approx(0.75)
-    assert bot._blend(levels, 0.25, 40).lo == 2  # clipped to the levels kept
+    assert bot._blend(levels, 0.25, 3, True).w == pytest.approx(0.75)
+    assert bot._blend(levels, 0.25, 3, False).w == 0.0  # rounded down: level 0, as before issue 28
+    assert bot._blend(levels, 0.25, 40, True).lo == 2  # clipped to the levels kept

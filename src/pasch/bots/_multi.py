@@ -444,11 +444,20 @@ class MultiColumnBot(Bot):
         return self._levels[key]
 
     @staticmethod
-    def _blend(levels: npt.NDArray[Any], factor: float, s_raw: float) -> _Blend:
-        """A free column's value at the credited slack ``factor * s_raw`` (clipped to the levels kept),
-        interpolated between the two levels around it: each turn passed costs the column ``factor`` of a
-        level, not a whole level every ``1 / factor`` turns."""
-        return _Blend(levels, min(max(factor * s_raw, 0.0), len(levels) - 1.0))
+    def _blend(levels: npt.NDArray[Any], factor: float, s_raw: int, interpolate: bool) -> _Blend:
+        """A column's value at the credited slack ``factor * s_raw`` (clipped to the levels kept): with
+        ``interpolate`` read between the two levels around it, so each turn passed costs the column ``factor``
+        of a level, not a whole level every ``1 / factor`` turns; else rounded down (as before issue 28)."""
+        x = factor * s_raw if interpolate else float(int(factor * s_raw))
+        return _Blend(levels, min(max(x, 0.0), len(levels) - 1.0))
+
+    def _credited(
+        self, levels: npt.NDArray[Any], factor: float, s_raw: int, interpolate: bool
+    ) -> tuple[_Blend, _Blend]:
+        """The column's values for an entry here and for one elsewhere: entering here keeps its slack
+        ``s_raw`` (one turn and one box fewer), entering elsewhere costs it a pass (``s_raw - 1``)."""
+        after = self._blend(levels, factor, s_raw, interpolate)
+        return after, (self._blend(levels, factor, s_raw - 1, interpolate) if s_raw > 0 else after)
 
     def _slack_entries(
         self, rules: RuleSet, slack: SlackTable, scores: tuple[int | None, ...], t_open: int
@@ -464,15 +473,8 @@ class MultiColumnBot(Bot):
         k = slack.filled(scores)
         s_raw = t_open - (len(scores) - k)
         settings = self.settings(rules)
-        f = settings.slack_factor
         levels = np.moveaxis(slack.values, 3, 0)  # [s, k, flag, upper]: a view
-        if settings.interpolate:
-            after = self._blend(levels, f, s_raw)
-            now = self._blend(levels, f, s_raw - 1) if s_raw > 0 else after
-        else:
-            s_now = min(int(f * s_raw), slack.max_slack)
-            after = _Blend(levels, s_now)
-            now = _Blend(levels, min(int(f * (s_raw - 1)), slack.max_slack)) if s_raw > 0 else after
+        after, now = self._credited(levels, settings.slack_factor, s_raw, settings.interpolate)
         p = slack.p
         points, up, nf = slack.fill_arrays(k, flag)
         thr = p.threshold
@@ -511,12 +513,8 @@ class MultiColumnBot(Bot):
         ob = np.array(open_boxes, np.int64)
         s_raw = t_open - len(open_boxes)
         settings = self.settings(rules)
-        f = settings.announced_slack
-        top = w.shape[2] - 1
-        x_now = f * s_raw if settings.interpolate else min(int(f * s_raw), top)
-        x_pass = (f * (s_raw - 1) if settings.interpolate else min(int(f * (s_raw - 1)), top)) if s_raw > 0 else x_now
         levels = np.moveaxis(w, 2, 0)  # [s, mask, upper]: a view
-        after_t, now_t = self._blend(levels, 1.0, x_now), self._blend(levels, 1.0, x_pass)
+        after_t, now_t = self._credited(levels, settings.announced_slack, s_raw, settings.interpolate)
         ctx, _ = col.solver.contexts(mask, flag)
         r_idx = np.arange(col.n_rolls)[:, None]
         sel = (ctx[:, None], 0, r_idx, ob[None, :])
@@ -585,11 +583,8 @@ class MultiColumnBot(Bot):
                 d, open_boxes, up = self._announced_entries(rules, table, scores, t_after + 1)
                 zeros = []
             elif (levels := self._free_levels(rules, order)) is not None:
-                # Entering here keeps the column's slack (one turn and one box fewer); entering elsewhere
-                # costs it a pass: after = slack now, now = one pass fewer (as _slack_entries).
                 s_raw = t_after + 1 - scores.count(None)
-                after = self._blend(levels, settings.free_slack, s_raw)
-                now = self._blend(levels, settings.free_slack, s_raw - 1) if s_raw > 0 else after
+                after, now = self._credited(levels, settings.free_slack, s_raw, settings.interpolate)
                 d, open_boxes, up = col.entries(scores, after, now)
                 zeros = col.zero_entries(scores, after, now)
             else:
@@ -650,7 +645,7 @@ class MultiColumnBot(Bot):
         me = state.current
         cols = [c.scores for c in state.sheets[me].columns]
         t_open = sum(c.count(None) for c in cols)
-        factor = self.settings(rules).slack_factor
+        settings = self.settings(rules)
         total = float(state.total(me))
         for order, scores in zip(rules.columns, cols, strict=True):
             if all(v is not None for v in scores):
@@ -659,25 +654,21 @@ class MultiColumnBot(Bot):
             mask, flag, upper = col.key(scores)
             slack = self._slack(rules, order)
             table = self._announced_table(rules) if order is Order.ANNOUNCED else None
+            s_raw = t_open - scores.count(None)
             if table is not None:
-                s_raw = t_open - scores.count(None)
-                a_factor = self.settings(rules).announced_slack
-                x = a_factor * s_raw if self.settings(rules).interpolate else int(a_factor * s_raw)
-                total += float(self._blend(np.moveaxis(table, 2, 0), 1.0, x)[mask, upper])
+                by_slack = np.moveaxis(table, 2, 0)  # [s, mask, upper]: a view
+                blend = self._blend(by_slack, settings.announced_slack, s_raw, settings.interpolate)
+                total += float(blend[mask, upper])
                 continue
             levels = self._free_levels(rules, order)
             if levels is not None:
-                blend = self._blend(levels, self.settings(rules).free_slack, t_open - scores.count(None))
-                total += float(blend[mask, flag, upper])
+                total += float(self._blend(levels, settings.free_slack, s_raw, settings.interpolate)[mask, flag, upper])
                 continue
             if slack is None:
                 total += float(col.values[mask, flag, upper])
                 continue
-            k = slack.filled(scores)
-            s_raw = t_open - (len(scores) - k)
-            x = factor * s_raw if self.settings(rules).interpolate else int(factor * s_raw)
-            blend = self._blend(np.moveaxis(slack.values, 3, 0), 1.0, x)
-            total += float(blend[k, flag, min(upper, slack.p.threshold)])
+            blend = self._blend(np.moveaxis(slack.values, 3, 0), settings.slack_factor, s_raw, settings.interpolate)
+            total += float(blend[slack.filled(scores), flag, min(upper, slack.p.threshold)])
         model = self.model(rules)
         if model is not None:
             total += model.value(tuple(cols))

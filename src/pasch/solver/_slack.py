@@ -223,14 +223,13 @@ def free_slack_levels(solver: Solver, max_slack: int, *, use_cache: bool = True)
     key = rules.cache_key
     path = cache_name("freeslack", key, FREE_SLACK_VERSION, max_slack)
     meta = {"kind": "freeslack", "rules": key, "version": FREE_SLACK_VERSION, "max_slack": max_slack}
-    base = np.asarray(solver.values, dtype=np.float32)
-    shape = (max_slack + 1, *base.shape)
+    shape = (max_slack + 1, *solver.values.shape)
     if use_cache:
         got = load_array(path, meta, shape, np.float32, mmap=False)
         if got is not None:
             return got
     levels = np.empty(shape, np.float32)
-    levels[0] = base
+    levels[0] = solver.values
     for s in range(1, max_slack + 1):
         levels[s] = build_values(solver.prep, np.float32, floor=levels[s - 1])
     if use_cache:
