@@ -43,6 +43,14 @@ matched game for game); paired differences luck-adjusted, against ``base``):
 The settings were chosen on games 0-399 and confirmed on 400-1999 (+15.8 ± 0.7, +15.3 ± 0.6, +18.5 ± 0.7);
 the sweep is in the docstring of ``TUNED``.
 
+Later that day kniffel-4 took the announced column's slack table (0.3 of its slack, slot -5, chosen on games
+0-399 among 11 settings, the sweep in ``TUNED``'s docstring), run before it shipped as ``--bots a03s-5 --set
+announced_slack=0.3 announced_slot=-5`` beside ``base`` (then the settings above); the same seed and games:
+
+    rules      bot        raw mean      adjusted    ms/dec   - base (paired, adj.)
+    kniffel-4  base      973.5 ± 2.6   972.2 ± 0.4   0.92   (the settings above)
+    kniffel-4  a03s-5    981.0 ± 2.6   980.1 ± 0.4   0.86    +7.9 ± 0.5  (what ships now; games 400-1999: +7.6 ± 0.6)
+
 Measured 2026-11-26, before those settings (so ``base`` here is ``before`` above; seed 2029, games 0..1999,
 one process per run at nice 19 on 2 shared cores, load average 2-14; ``learned``: the full first/last fit of
 ``pasch train``; ``learned-x0.3``: a third of the first fit, what

@@ -104,3 +104,30 @@ def test_the_cached_table_is_checked_and_a_damaged_one_rebuilt() -> None:
     assert any(issubclass(w.category, CacheWarning) and "checksum" in str(w.message) for w in caught)
     np.testing.assert_array_equal(again, built)
     np.testing.assert_array_equal(announced_table(solver, 3), built)  # and stored again, sound
+
+
+def _mini_bonus() -> Solver:
+    """Five boxes, two of them upper ones with a bonus: every branch of the announced table's kernel."""
+    k4 = get("kniffel-4")
+    cats = tuple(c for c in k4.categories if c.id in ("twos", "sixes", "full_house", "yahtzee", "chance"))
+    rules = dataclasses.replace(
+        k4, id="mini-5b.free", categories=cats, columns=(Order.FREE,), bonus_threshold=20, bonus=15
+    )
+    return Solver.load(rules)
+
+
+@pytest.mark.parametrize("filled", [0, 0b00100, 0b10001])
+def test_the_kernel_matches_its_numpy_reference(filled: int) -> None:
+    from pasch.bots._multi import _announced_reference
+
+    solver = _mini_bonus()
+    fast = _build_announced(solver, 3, filled=filled)
+    slow = _announced_reference(solver, 3, filled=filled)
+    assert fast.shape == slow.shape == (32, 21, 4)
+    # Rows an upper total the mask cannot hold stays 0 in the kernel's table (no state reads them).
+    faces = {0: 2, 1: 6}
+    for mask in range(32):
+        top = min(20, sum(5 * f for b, f in faces.items() if mask >> b & 1))
+        np.testing.assert_allclose(fast[mask, : top + 1], slow[mask, : top + 1], rtol=0, atol=1e-9)
+        assert not fast[mask, top + 1 :].any()
+    assert fast[filled, 0, 3] > fast[filled, 0, 0] > 0  # passes help, and the table is not empty

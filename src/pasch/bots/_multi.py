@@ -5,20 +5,22 @@ exact single-column tables with an exact search over the current turn:
 
 1. **Column values.** Each column gets the exact table of its own fill order under the game's base
    rules: a top-down column the ``+forced`` table, a bottom-up column the ``+upward`` table, a free
-   column the free table. The announced column of kniffel-4 is valued with the free table (an optimistic
-   approximation: a free column may choose its box after the last throw, an announced one must choose
-   after the first), corrected per entry (step 3). ``announced_slack > 0`` values it instead with its exact
-   slack table (:func:`announced_table`: the column alone, announcing after the first throw or passing),
-   like the fixed-order columns in step 2; measured, it did not play better (see :data:`TUNED`).
-2. **Slack of every column but the announced one.** Played alone, a column must take every turn's dice;
+   column the free table. The announced column of kniffel-4 is valued with its exact slack table
+   (:func:`announced_table`: the column alone, announcing after the first throw or passing; credited
+   ``announced_slack`` of its slack as in step 2), corrected per entry (step 3). ``announced_slack=0``
+   values it with the free table instead (an optimistic approximation: a free column may choose its box
+   after the last throw, an announced one must choose after the first), as the bot did until 2026-11-27
+   (see :data:`TUNED`).
+2. **Slack of every column.** Played alone, a column must take every turn's dice;
    in a multi-column game ``s = T - n`` of the ``T`` turns left go elsewhere, so it can wait for dice that
    suit it. A top-down or bottom-up column is valued with its exact *slack table* ``W[k, flag, upper, s]``
    (:class:`pasch.solver.SlackTable`: every turn thrown for the column, entered in its next box or passed,
    at most ``s`` passes), the free column with its *slack levels* ``L[s, mask, flag, upper]``
    (:func:`pasch.solver.free_slack_levels`: the same for any box, the solver's table build with a "pass"
-   floor, one build per level). The model's passes are optimistic (a passed turn was really thrown for
+   floor, one build per level), the announced column with its table ``W[mask, upper, s]``
+   (:func:`announced_table`). The model's passes are optimistic (a passed turn was really thrown for
    another column, and every column counts the same turn as its pass), so each column is credited
-   ``slack_factor * s`` (``free_slack * s``) passes, read between the two levels around it
+   ``slack_factor * s`` (``free_slack * s``, ``announced_slack * s``) passes, read between the two levels around it
    (``interpolate``): every turn that goes elsewhere costs a column the same share of a level, where
    rounding down made every third or so turn cost a whole level at once and so swung the bot's choice of
    column from turn to turn.
@@ -27,8 +29,8 @@ exact single-column tables with an exact search over the current turn:
    reaches it): the gain of that column measured against what it expects from its remaining turns.
    For a column valued with slack "before" is its value with one pass fewer (entering elsewhere would have
    used one of its passes): ``delta = points + W[k + 1, ..., s] - W[k, ..., s - 1]``. The announced
-   column's entries get ``-announced_slot * T / N`` on top (``N`` boxes in all), a tuned correction of
-   its optimistic free-table value that makes the bot use the announced column earlier. The grand value
+   column's entries get ``-announced_slot * T / N`` on top (``N`` boxes in all), a tuned correction
+   that makes the bot use the announced column earlier. The grand value
    is the sum of the column values, so the best entry is the one with the largest ``delta``.
 4. **Within the turn: exact expectimax.** Given the turn-end evaluation ``T[roll]`` the bot solves the
    turn exactly over every keep (462 keeps, 252 throws, ``+sharp`` tracked): the value with ``L``
@@ -184,8 +186,10 @@ def announced_table(solver: Solver, max_slack: int) -> npt.NDArray[np.float32]:
     expected points, an upper box keeping every die of its face, which is optimal because more of the face
     is never worse) and the dice go into ``b``, or, while passes are left, the turn is passed (it goes to
     another column). ``solver`` is the free column's solver of the same base rules (its points, jokers and upper
-    bonus). The extra points of a second five-alike are left out (a slight underestimate). Built in numpy
-    over the ``2^n`` masks (about a minute for kniffel-classic and 20 slack levels); stored in
+    bonus). The extra points of a second five-alike are left out (a slight underestimate). Built by a Numba
+    kernel over the ``2^n`` masks (about 8 s for kniffel-classic's 12 levels, what kniffel-4 uses, on a shared
+    2-core machine; 35 s in numpy, :func:`_announced_reference`); rows of upper totals a mask cannot hold stay
+    0. Stored in
     :func:`pasch.solver.cache_dir` like the solver's tables (a JSON sidecar with the rules, version, shape and a
     CRC-32; a damaged file is rebuilt with a ``CacheWarning``, and the cache's disk bound covers it).
     """
@@ -206,7 +210,66 @@ def announced_table(solver: Solver, max_slack: int) -> npt.NDArray[np.float32]:
 
 
 def _build_announced(solver: Solver, max_slack: int, filled: int = 0) -> F64:
-    """:func:`announced_table`'s values, computed for the masks holding every box of ``filled`` (others 0)."""
+    """:func:`announced_table`'s values, computed for the masks holding every box of ``filled`` (others 0).
+
+    The Numba kernel ``pasch.solver._kbuild._announced_build``; :func:`_announced_reference` is its plain numpy
+    twin (12 slack levels of kniffel-4's column: about 35 s in numpy)."""
+    from pasch.solver._kbuild import _announced_build
+
+    p = solver.prep
+    rules = solver.rules
+    nb, nd = len(rules.categories), rules.dice
+    sp = space(nd, rules.faces)
+    trans, rsub, valid, _ = transition_tables(nd, rules.faces)
+    n_rolls = len(sp.rolls)
+    up = p.row_up[p.rowsel[0, 0]].astype(np.int64)
+    faces = up.max(axis=0) // nd
+    counts = np.array([[roll.count(f) for f in range(1, rules.faces + 1)] for roll in sp.rolls], np.int64)
+    ids: dict[bytes, int] = {}
+    aims: list[F64] = []
+    ctx_of = np.zeros(1 << nb, np.int64)
+    for mask in range(1 << nb):
+        if mask & filled != filled:
+            continue
+        ctx = solver.contexts(mask, 0)[0]
+        key = ctx.tobytes()
+        if key not in ids:
+            ids[key] = len(aims)
+            aims.append(_aims(p.cval[ctx, 0, np.arange(n_rolls)].astype(np.float64), faces, trans, rsub, valid, rules))
+        ctx_of[mask] = ids[key]
+    w = np.zeros((1 << nb, p.threshold + 1, max_slack + 1))
+    _announced_build(
+        w, filled, faces, ctx_of, np.ascontiguousarray(np.stack(aims)), counts,
+        _grow(nd, rules.faces, rules.throws), int(p.bonus), int(p.threshold), sp.roll_probabilities_array(),
+    )  # fmt: skip
+    return w
+
+
+def _aims(pts: F64, faces: npt.NDArray[np.int64], trans: Any, rsub: Any, valid: Any, rules: RuleSet) -> F64:
+    """``aim[b, r]``: each lower box's best expected points after first throw ``r`` (``pts[r, b]``: its points)."""
+    out = np.zeros((pts.shape[1], pts.shape[0]))
+    for b in np.flatnonzero(faces == 0):
+        v = pts[:, b].copy()
+        for _ in range(rules.throws - 1):
+            e = trans @ v
+            v = np.maximum(pts[:, b], np.where(valid, e[rsub], _NEG).max(axis=1))
+        out[b] = v
+    return out
+
+
+def _grow(nd: int, faces: int, throws: int) -> F64:
+    """``grow[c, n]``: the chance that ``c`` kept dice of a face become ``n`` when every other die is thrown again
+    until it shows the face, over the throws left after the first."""
+    q = 1 - (1 - 1 / faces) ** (throws - 1)
+    grow = np.zeros((nd + 1, nd + 1))
+    for c in range(nd + 1):
+        for k in range(nd - c + 1):
+            grow[c, c + k] = math.comb(nd - c, k) * q**k * (1 - q) ** (nd - c - k)
+    return grow
+
+
+def _announced_reference(solver: Solver, max_slack: int, filled: int = 0) -> F64:
+    """:func:`_build_announced` in plain numpy, the reference of its kernel."""
     p = solver.prep
     rules = solver.rules
     nb, nd = len(rules.categories), rules.dice
@@ -277,7 +340,7 @@ class Settings:
 
 
 TUNED: dict[str, Settings] = {
-    "kniffel-4": Settings(slack_factor=0.3, free_slack=0.3, announced_slot=-10.0),
+    "kniffel-4": Settings(slack_factor=0.3, free_slack=0.3, announced_slot=-5.0, announced_slack=0.3),
     "kniffel-3": Settings(slack_factor=0.3, free_slack=0.3),
     "jetsi": Settings(slack_factor=0.3, free_slack=0.3),
 }
@@ -298,23 +361,41 @@ its plain table) and confirmed on games 400-1999:
     0.2 / 0.2 read between levels         +17.8          +17.9          +15.5
     games 400-1999, 0.3 / 0.3             +15.8 +- 0.7   +15.3 +- 0.6   +18.5 +- 0.7
 
-(kniffel-4 with 0.3 / 0.3 against 0.3 / 0.3 and the announced slot -5: -8.1 +- 1.9, -15: -18.7 +- 1.8,
-the announced column's slack table at 0.3: -5.5 +- 1.8.) Rounding the credited slack down
-was what made the free column's levels look useless before: with it, a factor below 1 makes most turns cost
-the column nothing and every few turns a whole level. Tried before, without gain (within the 95 % interval,
-or worse), all with the slack rounded down: premiums per open box and remaining-turn count fitted by
-approximate policy iteration (Monte Carlo residuals, ridge least squares), per-column value scales and slot
-values fitted by regression, column tables with a fourth throw, an announcement margin of +-10, a two-turn
-lookahead over the four best entries, larger slack factors (1.0 starves the free column), a table of the
-announced column played alone (box chosen after the first throw; exact without extra points, checked against
-a plain recursive reference; 950.9 +- 7.2 against 954.5 +- 7.3 over 1,000 games; see the git history).
+(kniffel-4 with 0.3 / 0.3, the announced column valued with the free table and slot -10, against the same with slot
+-5: -8.1 +- 1.9, -15: -18.7 +- 1.8, the announced column's slack table at 0.3 and slot -10: -5.5 +- 1.8; the
+announced column's table with slot -5 is what kniffel-4 plays now, below.) Rounding the credited slack down was
+what made the free column's levels look useless before: with it, a factor below 1 makes most turns cost the column
+nothing and every few turns a whole level. Tried before, without gain (within the 95 % interval, or worse), all
+with the slack rounded down: premiums per open box and remaining-turn count fitted by approximate policy iteration
+(Monte Carlo residuals, ridge least squares), per-column value scales and slot values fitted by regression, column
+tables with a fourth throw, an announcement margin of +-10, a two-turn lookahead over the four best entries, larger
+slack factors (1.0 starves the free column), a table of the announced column played alone (box chosen after the
+first throw; exact without extra points, checked against a plain recursive reference; 950.9 +- 7.2 against 954.5 +-
+7.3 over 1,000 games; see the git history).
 
-The announced column's exact slack table (``announced_slack``, issue 28) was measured on kniffel-4's games
-0-999 of ``bench/learned.py`` (seed 2029), paired and luck-adjusted against these settings: factor 0.5 with
-the slot -10 -1.0 +- 1.1, with slot 0 -4.6 +- 1.1, with slot -20 -23.1 +- 1.3 (800 games); factor 1.0 with
-slot -10 0.0 +- 1.2. The table predicts the column's mean in play well (W = 242.3 at the start, credited
-slack 19; the column scores 241-243 in play) where the free table says 253.3, yet no setting played
-better, so it stays off."""
+The announced column's exact slack table (``announced_slack``, issue 28) was first measured with the settings
+before (fixed-order slack 0.5 rounded down; kniffel-4's games 0-999, paired against them): factor 0.5 with the
+slot -10 -1.0 +- 1.1, with slot 0 -4.6 +- 1.1, with slot -20 -23.1 +- 1.3 (800 games); factor 1.0 with slot
+-10 0.0 +- 1.2, so it stayed off, although the table predicts the column's mean in play well (W = 242.3 at the
+start, credited slack 19; the column scores 241-243 in play) where the free table says 253.3. With every other
+column credited 0.3 of its slack between levels it pays. On the small games of kniffel-4's shape
+(``bench/multi_exact.py``'s ``k4-plain`` and ``k4-kind``, 1,500 games, adjusted, against 191.3 and 216.5 with the
+free table and slot -10; optimum 201.9 and 229.8) the table with slot 0 scored 192.8 / 220.8 at factor 0.3,
+194.7 / 222.6 at 0.6 and 195.9 / 224.4 at 1.0 (the free table with slot 0: 192.5 / 219.6). On kniffel-4 itself
+(games 0-399, paired against the free table with slot -10, the settings of that morning; 800 games where
+stated):
+
+    announced slack / slot     0             -3            -5            -7            -10
+    0.3                                                    +9.4 +- 1.1
+    0.4                                      +8.4 +- 1.1   +9.1 +- 1.1
+    0.6                        +3.2 +- 0.8   +8.1 +- 1.2   +9.2 +- 1.2   +4.4 +- 1.2   -2.4 +- 1.2
+    0.8                        +1.4 +- 1.2
+    1.0                        +1.3 +- 1.2                 +4.8 +- 1.2                 -1.3 +- 1.2
+
+0.3 / -5 is kept (the plateau's smallest table: 12 levels, 25 MB, built in about 8 s on first use),
+confirmed on games 400-1999: +7.6 +- 0.6 (games 0-1999: 980.1 +- 0.4 against 972.2 +- 0.4). Rule sets
+outside this table (a kniffel-4 with modifiers) keep the defaults, the free table and slot -10; ``+sharp``
+has no announced table."""
 
 
 @dataclass
@@ -630,11 +711,11 @@ class MultiColumnBot(Bot):
     def sheet_value(self, state: GameState) -> float:
         """The bot's estimate of the final total of the player to act, at the start of a turn.
 
-        The points on the sheet plus each open column's value: a fixed-order column's slack-table value at
-        the slack it is credited now (see :meth:`_slack_entries`), any other column its exact table's (the
-        announced column of kniffel-4 its free table's, without the per-entry correction), plus the learned
-        whole-sheet correction where one is used (:meth:`model`; zero where one column is open). An estimate,
-        not an expected score.
+        The points on the sheet plus each open column's value at the slack it is credited now (see
+        :meth:`_slack_entries`; a column valued without slack its exact table's, kniffel-4's announced column
+        with ``announced_slack=0`` its free table's), without the announced column's per-entry correction, plus
+        the learned whole-sheet correction where one is used (:meth:`model`; zero where one column is open). An
+        estimate, not an expected score.
 
         Raises:
             RuleSetError: not a sheet game.

@@ -145,3 +145,83 @@ def _pass_floor(f, base, L, stop):
                 v = f[j] - base[j]
                 if v > out[j]:
                     out[j] = v
+
+
+@njit(cache=True, nogil=True)
+def _announced_build(w, filled, faces, ctx_of, aim, counts, grow, bonus, thr, prob):
+    """The announced column's slack table ``w[mask, upper, s]`` (:func:`pasch.bots._multi.announced_table`):
+    every mask holding the boxes of ``filled``, from the full sheet down (the full sheet's row stays 0).
+
+    Rows of upper totals above what a mask can hold (``nd`` dice of each of its filled upper boxes' faces) stay
+    0. A turn announces an open box after its first throw ``r``: a lower box ``b`` is worth ``aim[ctx, b, r]``
+    plus the row of the mask with ``b``; an upper box of face ``f`` keeps every die of its face, so with
+    ``c`` of them it ends with ``n`` with chance ``grow[c, n]`` and is worth its points, the bonus when they
+    reach ``thr``, and the row above at the new upper total. With a pass left (``s > 0``) the turn may
+    instead be passed, worth ``w[mask, upper, s - 1]``.
+
+    Args:
+        w: the table (float64, zeros); the rows of the masks solved are written.
+        filled: the boxes every solved mask holds (0: every mask).
+        faces: per box its face, 0 for a lower box.
+        ctx_of: per mask, the row of ``aim`` of its scoring context.
+        aim: ``aim[ctx, b, r]``: lower box ``b``'s best expected points after first throw ``r`` (the rows
+            of upper boxes unused).
+        counts: ``counts[r, f - 1]``: the dice of throw ``r`` showing face ``f``.
+        grow: ``grow[c, n]``: the chance that ``c`` dice of a face become ``n`` in the throws left.
+        bonus: the upper bonus.
+        thr: the bonus threshold, also the top upper total (0: no bonus).
+        prob: each first throw's probability.
+    """
+    n_masks, n_u, n_s = w.shape
+    nb = faces.shape[0]
+    nd = grow.shape[0] - 1
+    n_r = prob.shape[0]
+    q = np.empty((nb, n_u, nd + 1, n_s))
+    best = np.empty(n_r)
+    for mask in range(n_masks - 2, -1, -1):
+        if mask & filled != filled:
+            continue
+        ctx = ctx_of[mask]
+        top = 0  # the largest upper total the mask can hold: the rows above stay 0, never read
+        for b in range(nb):
+            if (mask >> b) & 1:
+                top += faces[b] * nd
+        for b in range(nb):
+            f = faces[b]
+            if (mask >> b) & 1 or f == 0:
+                continue
+            child = mask | (1 << b)
+            for u in range(min(n_u, top + 1)):
+                for c in range(nd + 1):
+                    for s in range(n_s):
+                        acc = 0.0
+                        for n in range(c, nd + 1):
+                            tot = u + f * n
+                            g = f * n
+                            if u < thr and tot >= thr:
+                                g += bonus
+                            acc += grow[c, n] * (g + w[child, min(tot, thr), s])
+                        q[b, u, c, s] = acc
+        for u in range(min(n_u, top + 1)):
+            prev = -1e18  # no pass at s = 0
+            for s in range(n_s):
+                best[:] = prev
+                for b in range(nb):
+                    if (mask >> b) & 1:
+                        continue
+                    f = faces[b]
+                    if f == 0:
+                        nxt = w[mask | (1 << b), u, s]
+                        a = aim[ctx, b]
+                        for r in range(n_r):
+                            best[r] = max(best[r], a[r] + nxt)
+                    else:
+                        qs = q[b, u, :, s]
+                        cf = counts[:, f - 1]
+                        for r in range(n_r):
+                            best[r] = max(best[r], qs[cf[r]])
+                acc = 0.0
+                for r in range(n_r):
+                    acc += prob[r] * best[r]
+                w[mask, u, s] = acc
+                prev = acc
