@@ -6,7 +6,7 @@ exact single-column tables with an exact search over the current turn:
 1. **Column values.** Each column gets the exact table of its own fill order under the game's base
    rules: a top-down column the ``+forced`` table, a bottom-up column the ``+upward`` table, a free
    column the free table. The announced column of kniffel-4 is valued with its exact slack table
-   (:func:`announced_table`: the column alone, announcing after the first throw or passing; credited
+   (:func:`pasch.solver.announced_table`: the column alone, announcing after the first throw or passing; credited
    ``announced_slack`` of its slack as in step 2), corrected per entry (step 3). ``announced_slack=0``
    values it with the free table instead (an optimistic approximation: a free column may choose its box
    after the last throw, an announced one must choose after the first), as the bot did until 2026-11-27
@@ -18,7 +18,7 @@ exact single-column tables with an exact search over the current turn:
    at most ``s`` passes), the free column with its *slack levels* ``L[s, mask, flag, upper]``
    (:func:`pasch.solver.free_slack_levels`: the same for any box, the solver's table build with a "pass"
    floor, one build per level), the announced column with its table ``W[mask, upper, s]``
-   (:func:`announced_table`). The model's passes are optimistic (a passed turn was really thrown for
+   (:func:`pasch.solver.announced_table`). The model's passes are optimistic (a passed turn was really thrown for
    another column, and every column counts the same turn as its pass), so each column is credited
    ``slack_factor * s`` (``free_slack * s``, ``announced_slack * s``) passes, read between the two levels around it
    (``interpolate``): every turn that goes elsewhere costs a column the same share of a level, where
@@ -63,7 +63,6 @@ with the engine, the bot falls back to the legal entry paying most now (``fallba
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -173,159 +172,6 @@ class _Blend:
         if self.w == 0.0:
             return lo
         return lo + self.w * (np.asarray(self.levels[self.hi][index], dtype=np.float64) - lo)
-
-
-ANNOUNCED_VERSION = 2
-
-
-def announced_table(solver: Solver, max_slack: int) -> npt.NDArray[np.float32]:
-    """The slack table ``W[mask, upper, s]`` of an announced column (kniffel-4), from the cache or built.
-
-    The column played alone with up to ``s`` passes: every turn the first throw is seen, then either a box
-    ``b`` of the open ones is announced and the next throws are played for it (a lower box for its best
-    expected points, an upper box keeping every die of its face, which is optimal because more of the face
-    is never worse) and the dice go into ``b``, or, while passes are left, the turn is passed (it goes to
-    another column). ``solver`` is the free column's solver of the same base rules (its points, jokers and upper
-    bonus). The extra points of a second five-alike are left out (a slight underestimate). Built by a Numba
-    kernel over the ``2^n`` masks (about 8 s for kniffel-classic's 12 levels, what kniffel-4 uses, on a shared
-    2-core machine; 35 s in numpy, :func:`_announced_reference`); rows of upper totals a mask cannot hold stay
-    0. Stored in
-    :func:`pasch.solver.cache_dir` like the solver's tables (a JSON sidecar with the rules, version, shape and a
-    CRC-32; a damaged file is rebuilt with a ``CacheWarning``, and the cache's disk bound covers it).
-    """
-    from pasch.solver import cache_name, load_array, store_or_warn
-
-    rules = solver.rules
-    p = solver.prep
-    nb = len(rules.categories)
-    shape = (1 << nb, p.threshold + 1, max_slack + 1)
-    path = cache_name("announced", rules.cache_key, ANNOUNCED_VERSION, max_slack)
-    meta = {"kind": "announced", "rules": rules.cache_key, "version": ANNOUNCED_VERSION, "max_slack": max_slack}
-    got = load_array(path, meta, shape, np.float32, mmap=False)
-    if got is not None:
-        return got
-    values = _build_announced(solver, max_slack).astype(np.float32)
-    store_or_warn(path, values, meta)  # a read-only cache only costs a rebuild next time
-    return values
-
-
-def _build_announced(solver: Solver, max_slack: int, filled: int = 0) -> F64:
-    """:func:`announced_table`'s values, computed for the masks holding every box of ``filled`` (others 0).
-
-    The Numba kernel ``pasch.solver._kbuild._announced_build``; :func:`_announced_reference` is its plain numpy
-    twin (12 slack levels of kniffel-4's column: about 35 s in numpy)."""
-    from pasch.solver._kbuild import _announced_build
-
-    p = solver.prep
-    rules = solver.rules
-    nb, nd = len(rules.categories), rules.dice
-    sp = space(nd, rules.faces)
-    trans, rsub, valid, _ = transition_tables(nd, rules.faces)
-    n_rolls = len(sp.rolls)
-    up = p.row_up[p.rowsel[0, 0]].astype(np.int64)
-    faces = up.max(axis=0) // nd
-    counts = np.array([[roll.count(f) for f in range(1, rules.faces + 1)] for roll in sp.rolls], np.int64)
-    ids: dict[bytes, int] = {}
-    aims: list[F64] = []
-    ctx_of = np.zeros(1 << nb, np.int64)
-    for mask in range(1 << nb):
-        if mask & filled != filled:
-            continue
-        ctx = solver.contexts(mask, 0)[0]
-        key = ctx.tobytes()
-        if key not in ids:
-            ids[key] = len(aims)
-            aims.append(_aims(p.cval[ctx, 0, np.arange(n_rolls)].astype(np.float64), faces, trans, rsub, valid, rules))
-        ctx_of[mask] = ids[key]
-    w = np.zeros((1 << nb, p.threshold + 1, max_slack + 1))
-    _announced_build(
-        w, filled, faces, ctx_of, np.ascontiguousarray(np.stack(aims)), counts,
-        _grow(nd, rules.faces, rules.throws), int(p.bonus), int(p.threshold), sp.roll_probabilities_array(),
-    )  # fmt: skip
-    return w
-
-
-def _aims(pts: F64, faces: npt.NDArray[np.int64], trans: Any, rsub: Any, valid: Any, rules: RuleSet) -> F64:
-    """``aim[b, r]``: each lower box's best expected points after first throw ``r`` (``pts[r, b]``: its points)."""
-    out = np.zeros((pts.shape[1], pts.shape[0]))
-    for b in np.flatnonzero(faces == 0):
-        v = pts[:, b].copy()
-        for _ in range(rules.throws - 1):
-            e = trans @ v
-            v = np.maximum(pts[:, b], np.where(valid, e[rsub], _NEG).max(axis=1))
-        out[b] = v
-    return out
-
-
-def _grow(nd: int, faces: int, throws: int) -> F64:
-    """``grow[c, n]``: the chance that ``c`` kept dice of a face become ``n`` when every other die is thrown again
-    until it shows the face, over the throws left after the first."""
-    q = 1 - (1 - 1 / faces) ** (throws - 1)
-    grow = np.zeros((nd + 1, nd + 1))
-    for c in range(nd + 1):
-        for k in range(nd - c + 1):
-            grow[c, c + k] = math.comb(nd - c, k) * q**k * (1 - q) ** (nd - c - k)
-    return grow
-
-
-def _announced_reference(solver: Solver, max_slack: int, filled: int = 0) -> F64:
-    """:func:`_build_announced` in plain numpy, the reference of its kernel."""
-    p = solver.prep
-    rules = solver.rules
-    nb, nd = len(rules.categories), rules.dice
-    sp = space(nd, rules.faces)
-    trans, rsub, valid, _ = transition_tables(nd, rules.faces)
-    prob = sp.roll_probabilities_array()
-    thr = p.threshold
-    n_rolls = len(sp.rolls)
-    up = p.row_up[p.rowsel[0, 0]].astype(np.int64)  # [roll, box] upper points
-    faces = up.max(axis=0) // nd  # an upper box's face, 0 for a lower box
-    counts = np.array([[roll.count(f) for f in range(1, rules.faces + 1)] for roll in sp.rolls])
-    best: dict[tuple[int, bytes], F64] = {}
-
-    def aim(b: int, ctx: npt.NDArray[np.int64]) -> F64:
-        """A lower box's best expected points after the first throw (its scoring context: jokers)."""
-        key = (b, ctx.tobytes())
-        if key not in best:
-            pts = p.cval[ctx, 0, np.arange(n_rolls), b].astype(np.float64)
-            v = pts.copy()
-            for _ in range(rules.throws - 1):
-                e = trans @ v
-                v = np.maximum(pts, np.where(valid, e[rsub], _NEG).max(axis=1))
-            best[key] = v
-        return best[key]
-
-    q = 1 - (1 - 1 / rules.faces) ** (rules.throws - 1)  # a re-thrown die shows the face within the throws left
-    grow = np.zeros((nd + 1, nd + 1))
-    for c in range(nd + 1):
-        for k in range(nd - c + 1):
-            grow[c, c + k] = math.comb(nd - c, k) * q**k * (1 - q) ** (nd - c - k)
-    n_s = max_slack + 1
-    w = np.zeros((1 << nb, thr + 1, n_s))
-    uu = np.arange(thr + 1)
-    for mask in range((1 << nb) - 2, -1, -1):
-        if mask & filled != filled:
-            continue
-        a = np.full((thr + 1, n_rolls, n_s), _NEG)
-        ctx = solver.contexts(mask, 0)[0]
-        for b in range(nb):
-            if mask >> b & 1:
-                continue
-            nxt = w[mask | 1 << b]
-            f = int(faces[b])
-            if f:
-                gain = f * np.arange(nd + 1)
-                total = uu[:, None] + gain[None, :]
-                g = gain[None, :] + np.where((uu[:, None] < thr) & (total >= thr), p.bonus, 0)
-                q_b = np.einsum("cn,uns->ucs", grow, g[:, :, None] + nxt[np.minimum(total, thr)])
-                np.maximum(a, q_b[:, counts[:, f - 1], :], out=a)
-            else:
-                np.maximum(a, aim(b, ctx)[None, :, None] + nxt[:, None, :], out=a)
-        ws = w[mask]
-        ws[:, 0] = a[:, :, 0] @ prob
-        for s in range(1, n_s):
-            ws[:, s] = np.maximum(a[:, :, s], ws[:, s - 1, None]) @ prob
-    return w
 
 
 @dataclass(frozen=True)
@@ -570,7 +416,7 @@ class MultiColumnBot(Bot):
         return np.asarray(d, dtype=np.float64)[None, :, None], [box], zero, up_arr
 
     def _announced_table(self, rules: RuleSet) -> npt.NDArray[np.float32] | None:
-        """The announced column's slack table (:func:`announced_table`), None where not used."""
+        """The announced column's slack table (:func:`pasch.solver.announced_table`), None where not used."""
         ann = rules.announced_column
         factor = self.settings(rules).announced_slack
         if ann is None or not factor or rules.sharp:
@@ -578,6 +424,8 @@ class MultiColumnBot(Bot):
         most = int(factor * (rules.n_columns - 1) * len(rules.categories))
         key = (rules.cache_key, most)
         if key not in self._announced:
+            from pasch.solver import announced_table
+
             self._announced[key] = announced_table(self._column(rules, Order.ANNOUNCED).solver, most)
         return self._announced[key]
 

@@ -25,6 +25,7 @@ import importlib
 import inspect
 from typing import Any
 
+from pasch.solver._announced import ANNOUNCED_VERSION, announced_table
 from pasch.solver._blind import BlindWin, blind_win
 from pasch.solver._dist import ScoreDistribution, distribution_path, score_distribution
 from pasch.solver._duel import duel_win_optimal
@@ -66,6 +67,7 @@ TASKS = {
 one situation, of a batch, and simulation."""
 
 __all__ = [
+    "ANNOUNCED_VERSION",
     "KERNEL_MODULES",
     "MAX_OPEN",
     "SLACK_VERSION",
@@ -85,6 +87,7 @@ __all__ = [
     "TargetTable",
     "WinCache",
     "WinFiles",
+    "announced_table",
     "blind_win",
     "box_sequence",
     "build_values",

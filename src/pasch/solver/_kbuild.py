@@ -149,7 +149,7 @@ def _pass_floor(f, base, L, stop):
 
 @njit(cache=True, nogil=True)
 def _announced_build(w, filled, faces, ctx_of, aim, counts, grow, bonus, thr, prob):
-    """The announced column's slack table ``w[mask, upper, s]`` (:func:`pasch.bots._multi.announced_table`):
+    """The announced column's slack table ``w[mask, upper, s]`` (:func:`pasch.solver.announced_table`):
     every mask holding the boxes of ``filled``, from the full sheet down (the full sheet's row stays 0).
 
     Rows of upper totals above what a mask can hold (``nd`` dice of each of its filled upper boxes' faces) stay

@@ -8,9 +8,9 @@ import itertools
 import numpy as np
 import pytest
 
-from pasch.bots._multi import _build_announced
 from pasch.rules import Order, get
 from pasch.solver import Solver
+from pasch.solver._announced import _build_announced
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +84,7 @@ def test_the_cached_table_is_checked_and_a_damaged_one_rebuilt() -> None:
     import json
     import warnings
 
-    from pasch.bots._multi import announced_table
-    from pasch.solver import CacheWarning, cache_dir
+    from pasch.solver import CacheWarning, announced_table, cache_dir
 
     solver = _mini_free()
     built = announced_table(solver, 3)
@@ -118,7 +117,7 @@ def _mini_bonus() -> Solver:
 
 @pytest.mark.parametrize("filled", [0, 0b00100, 0b10001])
 def test_the_kernel_matches_its_numpy_reference(filled: int) -> None:
-    from pasch.bots._multi import _announced_reference
+    from pasch.solver._announced import _announced_reference
 
     solver = _mini_bonus()
     fast = _build_announced(solver, 3, filled=filled)
