@@ -123,7 +123,7 @@ def test_the_kernel_matches_its_numpy_reference(filled: int) -> None:
     fast = _build_announced(solver, 3, filled=filled)
     slow = _announced_reference(solver, 3, filled=filled)
     assert fast.shape == slow.shape == (32, 21, 4)
-    # Rows an upper total the mask cannot hold stays 0 in the kernel's table (no state reads them).
+    # Rows of upper totals the mask cannot hold stay 0 in the kernel's table (no state reads them).
     faces = {0: 2, 1: 6}
     for mask in range(32):
         top = min(20, sum(5 * f for b, f in faces.items() if mask >> b & 1))

@@ -8,6 +8,7 @@ Private; :func:`announced_table` is exported by :mod:`pasch.solver`. Built by th
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,7 +18,6 @@ from pasch.dice import space, transition_tables
 from pasch.solver._table import cache_name, load_array, store_or_warn
 
 if TYPE_CHECKING:
-    from pasch.rules import RuleSet
     from pasch.solver._query import Solver
 
 __all__ = ["ANNOUNCED_VERSION", "announced_table"]
@@ -66,40 +66,57 @@ def _build_announced(solver: Solver, max_slack: int, filled: int = 0) -> F64:
     from pasch.solver._kbuild import _announced_build  # numba is imported when a kernel is first needed
 
     p = solver.prep
-    rules = solver.rules
-    nb, nd = len(rules.categories), rules.dice
-    sp = space(nd, rules.faces)
-    trans, rsub, valid, _ = transition_tables(nd, rules.faces)
-    n_rolls = len(sp.rolls)
-    up = p.row_up[p.rowsel[0, 0]].astype(np.int64)
-    faces = up.max(axis=0) // nd
-    counts = np.array([[roll.count(f) for f in range(1, rules.faces + 1)] for roll in sp.rolls], np.int64)
-    ids: dict[bytes, int] = {}
-    aims: list[F64] = []
-    ctx_of = np.zeros(1 << nb, np.int64)
-    for mask in range(1 << nb):
-        if mask & filled != filled:
-            continue
-        ctx = solver.contexts(mask, 0)[0]
-        key = ctx.tobytes()
-        if key not in ids:
-            ids[key] = len(aims)
-            aims.append(_aims(p.cval[ctx, 0, np.arange(n_rolls)].astype(np.float64), faces, trans, rsub, valid, rules))
-        ctx_of[mask] = ids[key]
-    w = np.zeros((1 << nb, p.threshold + 1, max_slack + 1))
-    _announced_build(
-        w, filled, faces, ctx_of, np.ascontiguousarray(np.stack(aims)), counts,
-        _grow(nd, rules.faces, rules.throws), int(p.bonus), int(p.threshold), sp.roll_probabilities_array(),
-    )  # fmt: skip
+    x = _Inputs.of(solver, filled)
+    w = np.zeros((1 << len(x.faces), p.threshold + 1, max_slack + 1))
+    _announced_build(w, filled, x.faces, x.ctx_of, x.aims, x.counts, x.grow, int(p.bonus), int(p.threshold), x.prob)
     return w
 
 
-def _aims(pts: F64, faces: npt.NDArray[np.int64], trans: Any, rsub: Any, valid: Any, rules: RuleSet) -> F64:
+@dataclass(frozen=True)
+class _Inputs:
+    """What the kernel and its reference read: per box its face, per throw its counts, the chances of an upper
+    box's dice, and per mask its scoring context's ``aim`` rows."""
+
+    faces: npt.NDArray[np.int64]  # per box its face, 0 for a lower box
+    counts: npt.NDArray[np.int64]  # [r, f - 1]: the dice of throw r showing face f
+    grow: F64  # [c, n]: c kept dice of a face become n in the throws left
+    prob: F64  # each first throw's probability
+    ctx_of: npt.NDArray[np.int64]  # per mask, its row of aims (0 for the masks not solved)
+    aims: F64  # [ctx, b, r]: lower box b's best expected points after first throw r
+
+    @classmethod
+    def of(cls, solver: Solver, filled: int) -> _Inputs:
+        p = solver.prep
+        rules = solver.rules
+        nb, nd = len(rules.categories), rules.dice
+        sp = space(nd, rules.faces)
+        trans, rsub, valid, _ = transition_tables(nd, rules.faces)
+        n_rolls = len(sp.rolls)
+        faces = p.row_up[p.rowsel[0, 0]].astype(np.int64).max(axis=0) // nd  # [roll, box] upper points -> face
+        counts = np.array([[roll.count(f) for f in range(1, rules.faces + 1)] for roll in sp.rolls], np.int64)
+        ids: dict[bytes, int] = {}
+        aims: list[F64] = []
+        ctx_of = np.zeros(1 << nb, np.int64)
+        for mask in range(1 << nb):
+            if mask & filled != filled:
+                continue
+            ctx = solver.contexts(mask, 0)[0]  # the scoring context of each throw (jokers)
+            key = ctx.tobytes()
+            if key not in ids:
+                ids[key] = len(aims)
+                pts = p.cval[ctx, 0, np.arange(n_rolls)].astype(np.float64)
+                aims.append(_aims(pts, faces, trans, rsub, valid, rules.throws))
+            ctx_of[mask] = ids[key]
+        grow = _grow(nd, rules.faces, rules.throws)
+        return cls(faces, counts, grow, sp.roll_probabilities_array(), ctx_of, np.ascontiguousarray(np.stack(aims)))
+
+
+def _aims(pts: F64, faces: npt.NDArray[np.int64], trans: Any, rsub: Any, valid: Any, throws: int) -> F64:
     """``aim[b, r]``: each lower box's best expected points after first throw ``r`` (``pts[r, b]``: its points)."""
     out = np.zeros((pts.shape[1], pts.shape[0]))
     for b in np.flatnonzero(faces == 0):
         v = pts[:, b].copy()
-        for _ in range(rules.throws - 1):
+        for _ in range(throws - 1):
             e = trans @ v
             v = np.maximum(pts[:, b], np.where(valid, e[rsub], _NEG).max(axis=1))
         out[b] = v
@@ -118,37 +135,12 @@ def _grow(nd: int, faces: int, throws: int) -> F64:
 
 
 def _announced_reference(solver: Solver, max_slack: int, filled: int = 0) -> F64:
-    """:func:`_build_announced` in plain numpy, the reference of its kernel."""
+    """:func:`_build_announced` in plain numpy, the reference of its kernel (the same :class:`_Inputs`)."""
     p = solver.prep
-    rules = solver.rules
-    nb, nd = len(rules.categories), rules.dice
-    sp = space(nd, rules.faces)
-    trans, rsub, valid, _ = transition_tables(nd, rules.faces)
-    prob = sp.roll_probabilities_array()
+    x = _Inputs.of(solver, filled)
+    nb, nd = len(x.faces), x.grow.shape[0] - 1
     thr = p.threshold
-    n_rolls = len(sp.rolls)
-    up = p.row_up[p.rowsel[0, 0]].astype(np.int64)  # [roll, box] upper points
-    faces = up.max(axis=0) // nd  # an upper box's face, 0 for a lower box
-    counts = np.array([[roll.count(f) for f in range(1, rules.faces + 1)] for roll in sp.rolls])
-    best: dict[tuple[int, bytes], F64] = {}
-
-    def aim(b: int, ctx: npt.NDArray[np.int64]) -> F64:
-        """A lower box's best expected points after the first throw (its scoring context: jokers)."""
-        key = (b, ctx.tobytes())
-        if key not in best:
-            pts = p.cval[ctx, 0, np.arange(n_rolls), b].astype(np.float64)
-            v = pts.copy()
-            for _ in range(rules.throws - 1):
-                e = trans @ v
-                v = np.maximum(pts, np.where(valid, e[rsub], _NEG).max(axis=1))
-            best[key] = v
-        return best[key]
-
-    q = 1 - (1 - 1 / rules.faces) ** (rules.throws - 1)  # a re-thrown die shows the face within the throws left
-    grow = np.zeros((nd + 1, nd + 1))
-    for c in range(nd + 1):
-        for k in range(nd - c + 1):
-            grow[c, c + k] = math.comb(nd - c, k) * q**k * (1 - q) ** (nd - c - k)
+    n_rolls = len(x.prob)
     n_s = max_slack + 1
     w = np.zeros((1 << nb, thr + 1, n_s))
     uu = np.arange(thr + 1)
@@ -156,22 +148,21 @@ def _announced_reference(solver: Solver, max_slack: int, filled: int = 0) -> F64
         if mask & filled != filled:
             continue
         a = np.full((thr + 1, n_rolls, n_s), _NEG)
-        ctx = solver.contexts(mask, 0)[0]
         for b in range(nb):
             if mask >> b & 1:
                 continue
             nxt = w[mask | 1 << b]
-            f = int(faces[b])
+            f = int(x.faces[b])
             if f:
                 gain = f * np.arange(nd + 1)
                 total = uu[:, None] + gain[None, :]
                 g = gain[None, :] + np.where((uu[:, None] < thr) & (total >= thr), p.bonus, 0)
-                q_b = np.einsum("cn,uns->ucs", grow, g[:, :, None] + nxt[np.minimum(total, thr)])
-                np.maximum(a, q_b[:, counts[:, f - 1], :], out=a)
+                q_b = np.einsum("cn,uns->ucs", x.grow, g[:, :, None] + nxt[np.minimum(total, thr)])
+                np.maximum(a, q_b[:, x.counts[:, f - 1], :], out=a)
             else:
-                np.maximum(a, aim(b, ctx)[None, :, None] + nxt[:, None, :], out=a)
+                np.maximum(a, x.aims[x.ctx_of[mask], b][None, :, None] + nxt[:, None, :], out=a)
         ws = w[mask]
-        ws[:, 0] = a[:, :, 0] @ prob
+        ws[:, 0] = a[:, :, 0] @ x.prob
         for s in range(1, n_s):
-            ws[:, s] = np.maximum(a[:, :, s], ws[:, s - 1, None]) @ prob
+            ws[:, s] = np.maximum(a[:, :, s], ws[:, s - 1, None]) @ x.prob
     return w
