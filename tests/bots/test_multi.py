@@ -158,3 +158,75 @@ def test_credited_slack_is_read_between_levels() -> None:
     assert bot._blend(levels, 0.25, 3, True).w == pytest.approx(0.75)
     assert bot._blend(levels, 0.25, 3, False).w == 0.0  # rounded down: level 0, as before issue 28
     assert bot._blend(levels, 0.25, 40, True).lo == 2  # clipped to the levels kept
+
+
+def test_bots_share_one_copy_of_each_table_built_once_for_threads_asking_together() -> None:
+    # A server has several multi-column bots (bot:multi and bot:optimal seats, the hints' advisor) on several
+    # threads: each table is made once for all of them, and none of them can change it for the others.
+    import threading
+
+    from pasch.bots._multi import _TABLES
+    from pasch.rules import get
+
+    rules = get("jetsi")
+    _TABLES.clear()
+    made = _TABLES.made
+    bots = [MultiColumnBot(), MultiColumnBot()]
+    assert not bots[0].ready(rules)
+    go = threading.Barrier(3)
+
+    def prepare(bot: MultiColumnBot) -> None:
+        go.wait()
+        bot.prepare(rules)
+
+    threads = [threading.Thread(target=prepare, args=(b,)) for b in (*bots, bots[0])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    keys = bots[0]._table_keys(rules)
+    # Jetsi: a free, a top-down and a bottom-up column, each with its exact table, plus two slack tables and
+    # the free column's slack levels.
+    assert len(keys) == 6
+    assert _TABLES.made - made == len(keys)  # no table was made twice
+    assert bots[0].ready(rules) and bots[1].ready(rules)
+    for order in dict.fromkeys(rules.columns):
+        col = bots[0]._column(rules, order)
+        assert col is bots[1]._column(rules, order)
+        assert not col.values.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            col.values[0, 0, 0] = 1.0
+    levels = bots[1]._free_levels(rules, rules.columns[0])
+    assert levels is not None and not levels.flags.writeable
+    # Prepared: a whole game's decisions make no table.
+    before = _TABLES.made
+    play("jetsi", bots[1], 3)
+    assert _TABLES.made == before
+
+
+def test_the_table_store_keeps_the_rule_sets_used_last() -> None:
+    from pasch.bots._multi import _TableStore
+
+    store = _TableStore(max_rules=2)
+    calls: list[str] = []
+
+    def make(name: str) -> object:
+        calls.append(name)
+        return object()
+
+    a = store.get(("t", "a"), lambda: make("a"))
+    store.get(("t", "b"), lambda: make("b"))
+    assert store.get(("t", "a"), lambda: make("a")) is a  # held: not made again, and now the last used
+    store.get(("t", "c"), lambda: make("c"))  # "b" was used least recently: dropped
+    assert store.holds(("t", "a")) and store.holds(("t", "c")) and not store.holds(("t", "b"))
+    assert calls == ["a", "b", "c"]
+    store.get(("t", "b"), lambda: make("b"))
+    assert calls == ["a", "b", "c", "b"]
+
+
+def test_prepare_refuses_knaster() -> None:
+    from pasch.errors import RuleSetError
+    from pasch.rules import get
+
+    with pytest.raises(RuleSetError, match="sheet games"):
+        MultiColumnBot().prepare(get("knaster"))

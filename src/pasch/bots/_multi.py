@@ -63,8 +63,11 @@ with the engine, the bot falls back to the legal entry paying most now (``fallba
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -83,6 +86,74 @@ __all__ = ["MultiColumnBot"]
 
 F64 = npt.NDArray[np.float64]
 _NEG = -1e18
+_T = TypeVar("_T")
+
+
+class _TableStore:
+    """The column tables of every :class:`MultiColumnBot` of the process, each loaded or built once.
+
+    A web server has several bots of the multi-column games (its ``bot:multi`` and ``bot:optimal`` seats, the
+    hints' advisor) on several threads. Each used to load its own copy of every table (about 100 MB for
+    kniffel-4), and two threads asking for a table nobody had built yet each built it (about 20 s on a
+    fresh machine, with the cache directory empty). Here every table has one entry and one lock: the first
+    asker builds (or loads) it while the others wait for that build; the arrays are read-only, so no bot can
+    change another's. The tables of the ``max_rules`` rule sets used last are kept (a variant's tables come
+    back from the cache directory in a fraction of a second).
+    """
+
+    def __init__(self, max_rules: int = 6) -> None:
+        self.max_rules = max_rules
+        self._items: dict[tuple[Any, ...], Any] = {}
+        self._locks: dict[tuple[Any, ...], threading.Lock] = {}
+        self._used: OrderedDict[str, None] = OrderedDict()
+        self._guard = threading.Lock()
+        self.made = 0
+        """Tables loaded or built so far (tests count builds with it)."""
+
+    def get(self, key: tuple[Any, ...], make: Callable[[], _T]) -> _T:
+        """The table of ``key`` (its second item names the rule set), made by ``make`` if not held."""
+        with self._guard:
+            if key in self._items:
+                self._used.move_to_end(key[1])
+                return self._items[key]  # type: ignore[no-any-return]
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:  # one build per table; the others wait for it
+            with self._guard:
+                if key in self._items:
+                    self._used.move_to_end(key[1])
+                    return self._items[key]  # type: ignore[no-any-return]
+            value = make()
+            with self._guard:
+                self._items[key] = value
+                self.made += 1
+                self._used[key[1]] = None
+                self._used.move_to_end(key[1])
+                while len(self._used) > self.max_rules:
+                    old, _ = self._used.popitem(last=False)
+                    for k in [k for k in self._items if k[1] == old]:
+                        del self._items[k]
+                self._locks.pop(key, None)
+            return value
+
+    def holds(self, key: tuple[Any, ...]) -> bool:
+        """Whether the table of ``key`` is in memory now."""
+        with self._guard:
+            return key in self._items
+
+    def clear(self) -> None:
+        """Forget every table (tests)."""
+        with self._guard:
+            self._items.clear()
+            self._used.clear()
+
+
+_TABLES = _TableStore()
+
+
+def _frozen(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``a`` made read-only (shared between bots and threads)."""
+    a.flags.writeable = False
+    return a
 
 
 class _Column:
@@ -92,7 +163,7 @@ class _Column:
         self.solver = solver
         p = solver.prep
         self.p = p
-        self.values = np.asarray(solver.values, dtype=np.float64)
+        self.values = _frozen(np.array(solver.values, dtype=np.float64))
         self.n_rolls = p.grp.shape[0]
 
     def key(self, scores: tuple[int | None, ...]) -> tuple[int, int, int]:
@@ -290,10 +361,6 @@ class MultiColumnBot(Bot):
         self.free_slack = free_slack
         self.interpolate = interpolate
         self.fallbacks = 0
-        self._columns: dict[tuple[str, Order], _Column] = {}
-        self._slacks: dict[tuple[str, Order, int], SlackTable] = {}
-        self._announced: dict[tuple[str, int], npt.NDArray[np.float32]] = {}
-        self._levels: dict[tuple[str, int], npt.NDArray[np.float32]] = {}
         self._cache: dict[tuple[object, ...], Any] = {}
 
     def settings(self, rules: RuleSet) -> Settings:
@@ -329,46 +396,62 @@ class MultiColumnBot(Bot):
         from pasch.solver import Solver
 
         table_order = Order.FREE if order is Order.ANNOUNCED else order
-        key = (rules.cache_key, table_order)
-        if key not in self._columns:
+
+        def make() -> _Column:
             single = rules
             if rules.columns != (table_order,):
                 single = dataclasses.replace(rules, columns=(table_order,), id=f"{rules.id}.{table_order.value}")
-            self._columns[key] = _Column(Solver.load(single))
-        return self._columns[key]
+            return _Column(Solver.load(single))
+
+        return _TABLES.get(("column", rules.cache_key, table_order), make)
 
     def _slack(self, rules: RuleSet, order: Order) -> SlackTable | None:
         """The slack table of a fixed-order column of a multi-column game (None: not used).
 
         Not used with ``+sharp`` (the slack tables model ordinary throws only) or a slack factor of 0.
         """
+        key = self._slack_key(rules, order)
+        if key is None:
+            return None
+        most = key[3]
+
+        def make() -> SlackTable:
+            from pasch.solver import slack_table
+
+            table = slack_table(self._column(rules, order).solver, most)
+            _frozen(table.values)
+            return table
+
+        return _TABLES.get(key, make)
+
+    def _slack_key(self, rules: RuleSet, order: Order) -> tuple[str, str, Order, int] | None:
         if order not in (Order.DOWN, Order.UP) or rules.n_columns < 2 or rules.sharp:
             return None
         factor = self.settings(rules).slack_factor
         if not factor:
             return None
         # The most slack ever credited: a column with one open box when all others are open too.
-        most = int(factor * (rules.n_columns - 1) * len(rules.categories))
-        key = (rules.cache_key, order, most)
-        if key not in self._slacks:
-            from pasch.solver import slack_table
-
-            self._slacks[key] = slack_table(self._column(rules, order).solver, most)
-        return self._slacks[key]
+        return ("slack", rules.cache_key, order, int(factor * (rules.n_columns - 1) * len(rules.categories)))
 
     def _free_levels(self, rules: RuleSet, order: Order) -> npt.NDArray[np.float32] | None:
         """The slack levels of a free column of a multi-column game (:func:`pasch.solver.free_slack_levels`),
         None where not used (``free_slack`` 0, ``+sharp``, one column, not a free column)."""
+        key = self._levels_key(rules, order)
+        if key is None:
+            return None
+
+        def make() -> npt.NDArray[np.float32]:
+            from pasch.solver import free_slack_levels
+
+            return _frozen(free_slack_levels(self._column(rules, order).solver, key[2]))
+
+        return _TABLES.get(key, make)
+
+    def _levels_key(self, rules: RuleSet, order: Order) -> tuple[str, str, int] | None:
         factor = self.settings(rules).free_slack
         if order is not Order.FREE or rules.n_columns < 2 or rules.sharp or not factor:
             return None
-        most = int(factor * (rules.n_columns - 1) * len(rules.categories))
-        key = (rules.cache_key, most)
-        if key not in self._levels:
-            from pasch.solver import free_slack_levels
-
-            self._levels[key] = free_slack_levels(self._column(rules, order).solver, most)
-        return self._levels[key]
+        return ("levels", rules.cache_key, int(factor * (rules.n_columns - 1) * len(rules.categories)))
 
     @staticmethod
     def _blend(levels: npt.NDArray[Any], factor: float, s_raw: int, interpolate: bool) -> _Blend:
@@ -417,17 +500,56 @@ class MultiColumnBot(Bot):
 
     def _announced_table(self, rules: RuleSet) -> npt.NDArray[np.float32] | None:
         """The announced column's slack table (:func:`pasch.solver.announced_table`), None where not used."""
-        ann = rules.announced_column
-        factor = self.settings(rules).announced_slack
-        if ann is None or not factor or rules.sharp:
+        key = self._announced_key(rules)
+        if key is None:
             return None
-        most = int(factor * (rules.n_columns - 1) * len(rules.categories))
-        key = (rules.cache_key, most)
-        if key not in self._announced:
+
+        def make() -> npt.NDArray[np.float32]:
             from pasch.solver import announced_table
 
-            self._announced[key] = announced_table(self._column(rules, Order.ANNOUNCED).solver, most)
-        return self._announced[key]
+            return _frozen(announced_table(self._column(rules, Order.ANNOUNCED).solver, key[2]))
+
+        return _TABLES.get(key, make)
+
+    def _announced_key(self, rules: RuleSet) -> tuple[str, str, int] | None:
+        factor = self.settings(rules).announced_slack
+        if rules.announced_column is None or not factor or rules.sharp:
+            return None
+        return ("announced", rules.cache_key, int(factor * (rules.n_columns - 1) * len(rules.categories)))
+
+    def _table_keys(self, rules: RuleSet) -> list[tuple[Any, ...]]:
+        """The keys in :data:`_TABLES` of every table this bot reads for ``rules``."""
+        keys: list[tuple[Any, ...]] = []
+        for order in dict.fromkeys(rules.columns):
+            table_order = Order.FREE if order is Order.ANNOUNCED else order
+            keys.append(("column", rules.cache_key, table_order))
+            keys.extend(k for k in (self._slack_key(rules, order), self._levels_key(rules, order)) if k is not None)
+        if (key := self._announced_key(rules)) is not None:
+            keys.append(key)
+        return list(dict.fromkeys(keys))
+
+    def prepare(self, rules: RuleSet) -> None:
+        """Load (or, on a machine whose cache directory lacks them, build) every table the bot reads for
+        ``rules`` and the learned model, so that its next decision does not wait: a fraction of a second from
+        the cache, about 20 s to build kniffel-4's on a shared two-core machine. The tables are shared by every
+        bot of the process and built once (a second caller waits for the first one's build).
+
+        Raises:
+            RuleSetError: not a sheet game.
+            ModelFileError: the shipped model fails its checksum.
+        """
+        if rules.kind is not GameKind.SHEET:
+            raise RuleSetError(f"{rules.id}: the multi-column bot plays sheet games")
+        for order in dict.fromkeys(rules.columns):
+            self._column(rules, order)
+            self._slack(rules, order)
+            self._free_levels(rules, order)
+        self._announced_table(rules)
+        self.model(rules)
+
+    def ready(self, rules: RuleSet) -> bool:
+        """Whether every table the bot reads for ``rules`` is in memory (a decision does not wait for one)."""
+        return all(_TABLES.holds(k) for k in self._table_keys(rules))
 
     def _announced_entries(
         self, rules: RuleSet, w: npt.NDArray[np.float32], scores: tuple[int | None, ...], t_open: int

@@ -9,6 +9,8 @@ the subclasses' ``watch_*`` methods draw what changed. Nothing is redrawn by han
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import ClassVar, ParamSpec
 
@@ -18,10 +20,22 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from pasch.app import BotTurn, GameSummary, Review, TableDice, game_summary, play_bots, review, reviewable
+from pasch.app import (
+    BotTurn,
+    GameSummary,
+    Review,
+    TableDice,
+    bot_tables_ready,
+    game_summary,
+    play_bots,
+    prepare_bot_tables,
+    review,
+    reviewable,
+)
 from pasch.engine import Action, Roll, Score, State
 from pasch.errors import PaschError
 from pasch.i18n import N_, _
+from pasch.rules import GameKind
 from pasch.tui._common import GameHost, translate_bindings
 from pasch.tui._help import HelpScreen
 from pasch.tui._rules import RulesScreen
@@ -199,6 +213,20 @@ class GameScreen(Screen[None]):
     async def _bot_turns(self) -> None:
         """Play the bots' steps (:func:`pasch.app.play_bots`); an undo cancels this worker."""
         match = self.session.match
+        rules = match.rules
+        multi = rules.kind is GameKind.SHEET and rules.n_columns > 1
+        if multi and match.bot_turn() is not None and not bot_tables_ready(rules):
+            # Loaded from the cache in a moment; built once per machine in about 20 s: then say why the bot waits.
+            task = asyncio.ensure_future(asyncio.to_thread(prepare_bot_tables, rules))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(task), 1.0)
+            if not task.done():
+                self.say(_("Preparing the bot's tables for these rules (once; about half a minute)…"))
+            try:
+                await task
+            except PaschError as exc:  # a damaged learned model: the bot cannot play these rules here
+                self.say(str(exc), error=True)
+                return
         await play_bots(match.bot_turn, self._bot_step, delay=self.app.bot_delay, rng=lambda: match.game.rng)
         if self.session.match.finished:
             self.game_over()

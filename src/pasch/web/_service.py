@@ -25,7 +25,7 @@ from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind, 
 from pasch.app import Seat as AppSeat
 from pasch.engine import Action, GameLog, GameState, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
-from pasch.rules import RuleSet
+from pasch.rules import GameKind, RuleSet
 from pasch.rules import get as get_rules
 from pasch.storage import (
     ABANDONED,
@@ -441,6 +441,11 @@ class Service:
             extra=dict(options),
         )
         self.rooms[code] = room
+        if rs.kind is GameKind.SHEET and rs.n_columns > 1 and (hints or any(k != "human" for _, k in clean)):
+            # The bot's tables of a multi-column game, prepared while the players gather: its first move and
+            # the first hint then wait for nothing (about 20 s to build kniffel-4's on a fresh machine).
+            with contextlib.suppress(PaschError):  # a full queue: the bot's first move asks again
+                self.tables.request(rs)
         return room, tokens
 
     async def claim_seat(self, code: str, seat: int | None = None, name: str | None = None) -> tuple[int, str]:
@@ -797,6 +802,7 @@ class Service:
                     "status": "preparing",
                     "suggest": None,
                     "exact": False,
+                    "estimated": state.rules.n_columns > 1,  # the bot's tables, not an exact one
                     "options": [],
                 }
         win = self._win_status(state)

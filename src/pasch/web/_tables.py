@@ -9,6 +9,11 @@ the event loop, holding no thread) until its table is ready, and a hint asked fo
 with ``status: "preparing"``. The tables in memory are bounded by :func:`pasch.solver.set_shared_budget`
 (least recently used first); a table evicted and needed again is loaded again from disk through the queue.
 
+The multi-column games (jetsi, kniffel-3, kniffel-4) have no exact table, but their bot and hints read a
+dozen per-column tables (:meth:`pasch.bots.MultiColumnBot.prepare`: about 20 s to build kniffel-4's on a fresh
+machine, a fraction of a second from the cache): the same queue prepares them, once per process for every
+room, so a bot seat waits for them without a thread and a hint answers ``preparing`` meanwhile.
+
 With ``pasch serve --win-hints`` the same queue prepares the **win tables** of hints in games of several players
 (:func:`pasch.app.prepare_win_tables`: the threshold and survival tables, 2 x 368 MB for ``yahtzee``, built
 once at low priority where they are not stored yet). They are memory-mapped read-only from the cache, so they
@@ -25,7 +30,7 @@ import logging
 import os
 import threading
 
-from pasch.app import prepare_win_tables, win_tables_ready
+from pasch.app import bot_tables_ready, prepare_bot_tables, prepare_win_tables, win_tables_ready
 from pasch.errors import PaschError
 from pasch.rules import GameKind, RuleSet
 from pasch.solver import is_shared, shared_solver, table_path, warm_up
@@ -38,6 +43,11 @@ LOG = logging.getLogger("pasch.web")
 def _solvable(rules: RuleSet) -> bool:
     """Whether the exact solver may handle these rules (one column; the solver itself has the last word)."""
     return rules.kind is GameKind.SHEET and rules.n_columns == 1
+
+
+def _multi(rules: RuleSet) -> bool:
+    """Whether the bots and hints of these rules read the multi-column bot's tables (jetsi, kniffel-3/-4)."""
+    return rules.kind is GameKind.SHEET and rules.n_columns > 1
 
 
 def _lower_priority() -> None:
@@ -81,12 +91,18 @@ class TableQueue:
 
     def ready(self, rules: RuleSet) -> bool:
         """Whether asking for this table now would not wait (in memory, or no exact table applies)."""
-        if not _solvable(rules) or rules.id in self._unsupported:
+        if rules.id in self._unsupported:
+            return True
+        if _multi(rules):
+            return bot_tables_ready(rules)
+        if not _solvable(rules):
             return True
         return is_shared(rules)
 
     def on_disk(self, rules: RuleSet) -> bool:
         """Whether the table of ``rules`` is in the cache directory (getting it is a load, not a build)."""
+        if _multi(rules):
+            return False  # several tables; a load of them from the cache takes a fraction of a second
         with contextlib.suppress(Exception):
             return table_path(rules).is_file()
         return False
@@ -109,7 +125,7 @@ class TableQueue:
                 return got
             if len(self._pending) >= self.max_pending:
                 raise PaschError(f"{len(self._pending)} solver tables are being prepared; try again in a moment")
-            future = self._pool.submit(self._prepare, rules)
+            future = self._pool.submit(self._prepare_bots if _multi(rules) else self._prepare, rules)
             self._pending[rules.id] = future
         return future
 
@@ -165,6 +181,21 @@ class TableQueue:
             with self._guard:
                 self._pending.pop(rules.id, None)
 
+    def _prepare_bots(self, rules: RuleSet) -> bool:
+        try:
+            prepare_bot_tables(rules)
+            self.built += 1
+            return True
+        except PaschError:  # not a game the multi-column bot plays: the bots use their own policy
+            self._unsupported.add(rules.id)
+            return False
+        except Exception:  # a failed build (disk or memory full) is retried by the next request
+            LOG.exception("the bot tables of %s could not be prepared", rules.id)
+            return False
+        finally:
+            with self._guard:
+                self._pending.pop(rules.id, None)
+
     async def ensure(self, rules: RuleSet) -> None:
         """Wait (without holding a worker thread) until the table of ``rules`` is in memory or known not to
         apply; a full queue is waited out too."""
@@ -175,7 +206,7 @@ class TableQueue:
                 await asyncio.sleep(1.0)
                 continue
             await asyncio.wrap_future(future)
-            if not is_shared(rules):  # evicted at once by a later table (a tiny budget): no busy loop
+            if not self.ready(rules):  # evicted at once by a later table (a tiny budget), or failed: no busy loop
                 return
 
     def close(self) -> None:

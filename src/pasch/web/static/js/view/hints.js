@@ -33,7 +33,7 @@ export function renderHints() {
   $("apply-hint").hidden = !m || !m.suggest || m.suggest === "enter" || !myTurn();
   if (!m || !app.state || m.seq !== app.state.seq) return;
   if (m.status === "preparing") {  // the server builds this rule set's table (one at a time)
-    out.textContent = t("hint_preparing");
+    out.textContent = t(m.estimated ? "hint_preparing_bot" : "hint_preparing");
     askAgain(m, 2000);
     return;
   }

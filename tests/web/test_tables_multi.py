@@ -1,0 +1,80 @@
+"""The multi-column games' bot tables come through the server's table queue: prepared when a room that needs
+them is created, so a bot seat's first move and the first hint wait for nothing; a hint asked meanwhile says
+"preparing" (an estimate's tables, not an exact one)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pasch.web._service as service_module
+from pasch.bots._multi import _TABLES
+from pasch.rules import get
+from pasch.storage import make_engine, migrate
+from pasch.web._service import Service
+from pasch.web._tables import TableQueue
+
+from ._support import WAIT
+
+
+async def _until(check: Any, what: str, timeout: float = WAIT) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def test_the_queue_prepares_a_multi_column_games_bot_tables() -> None:
+    rules = get("jetsi")
+    _TABLES.clear()
+    queue = TableQueue()
+    try:
+        assert not queue.ready(rules)  # in no bot's memory yet
+        assert queue.request(rules).result(timeout=WAIT) is True
+        assert queue.ready(rules) and queue.pending() == 0
+        assert not queue.ready(get("kniffel-3"))  # each rule set its own
+        assert queue.ready(get("knaster"))  # nothing to prepare: its bot has no tables
+    finally:
+        queue.close()
+
+
+def test_a_room_with_a_bot_or_hints_prepares_them_before_the_first_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    migrate(engine)
+    rules = get("jetsi")
+    monkeypatch.setattr(service_module, "HINT_WAIT", 0.0)  # a hint does not wait for a build: it says so
+
+    async def scenario() -> None:
+        svc = Service(engine, bot_delay=0)
+        svc.writer.start()
+        gate = threading.Event()
+        try:
+            _TABLES.clear()
+            svc.tables._pool.submit(gate.wait)  # the queue busy with another table until the gate opens
+            room, _ = await svc.create_room("jetsi", [("Ada", "human")], hints=True)
+            assert svc.tables.pending() == 1 and not svc.tables.ready(rules)  # queued at once
+            hint = await svc.hint(room.code, 0)
+            assert hint["status"] == "preparing" and hint["estimated"] is True and hint["options"] == []
+            gate.set()
+            await _until(lambda: svc.tables.ready(rules), "jetsi's bot tables")
+            hint = await svc.hint(room.code, 0)
+            assert hint["status"] == "ready" and hint["exact"] is False and hint["suggest"] == "roll"
+            # A room of people without hints prepares nothing; one with a bot seat does.
+            _TABLES.clear()
+            await svc.create_room("jetsi", [("Ada", "human"), ("Bo", "human")])
+            assert svc.tables.pending() == 0 and not svc.tables.ready(rules)
+            await svc.create_room("jetsi", [("Ada", "human"), ("Rob", "bot:multi")])
+            await _until(lambda: svc.tables.ready(rules), "jetsi's bot tables for the bot seat")
+        finally:
+            gate.set()
+            svc.close()
+
+    asyncio.run(scenario())
