@@ -120,8 +120,9 @@ def test_the_kernel_matches_its_numpy_reference(filled: int) -> None:
     from pasch.solver._announced import _announced_reference
 
     solver = _mini_bonus()
-    fast = _build_announced(solver, 3, filled=filled)
+    fast = _build_announced(solver, 3, filled=filled, threads=2)  # two threads share each layer's masks
     slow = _announced_reference(solver, 3, filled=filled)
+    np.testing.assert_array_equal(_build_announced(solver, 3, filled=filled, threads=1), fast)
     assert fast.shape == slow.shape == (32, 21, 4)
     # Rows of upper totals the mask cannot hold stay 0 in the kernel's table (no state reads them).
     faces = {0: 2, 1: 6}

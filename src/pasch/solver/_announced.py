@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pasch.dice import space, transition_tables
-from pasch.solver._table import cache_name, load_array, store_or_warn
+from pasch.solver._table import cache_name, default_threads, load_array, run_threads, store_or_warn
 
 if TYPE_CHECKING:
     from pasch.solver._query import Solver
@@ -58,17 +58,33 @@ def announced_table(solver: Solver, max_slack: int) -> npt.NDArray[np.float32]:
     return values
 
 
-def _build_announced(solver: Solver, max_slack: int, filled: int = 0) -> F64:
+def _build_announced(solver: Solver, max_slack: int, filled: int = 0, threads: int | None = None) -> F64:
     """:func:`announced_table`'s values, computed for the masks holding every box of ``filled`` (others 0).
 
-    The Numba kernel ``pasch.solver._kbuild._announced_build``; :func:`_announced_reference` is its plain numpy
-    twin (12 slack levels of kniffel-4's column: about 35 s in numpy)."""
+    The Numba kernel ``pasch.solver._kbuild._announced_build``, one layer of masks at a time (``threads``
+    share a layer; default: the solver's thread count); :func:`_announced_reference` is its plain numpy twin (12
+    slack levels of kniffel-4's column: about 35 s in numpy)."""
     from pasch.solver._kbuild import _announced_build  # numba is imported when a kernel is first needed
 
     p = solver.prep
     x = _Inputs.of(solver, filled)
-    w = np.zeros((1 << len(x.faces), p.threshold + 1, max_slack + 1))
-    _announced_build(w, filled, x.faces, x.ctx_of, x.aims, x.counts, x.grow, int(p.bonus), int(p.threshold), x.prob)
+    nb = len(x.faces)
+    w = np.zeros((1 << nb, p.threshold + 1, max_slack + 1))
+    # Every mask holding ``filled`` but the full sheet, layer by layer (most boxes filled first): a mask reads
+    # only the masks with one box more, so the masks of a layer are shared between threads.
+    layers: list[list[int]] = [[] for _ in range(nb)]  # by boxes filled, the full sheet left out
+    for m in range((1 << nb) - 1):
+        if m & filled == filled:
+            layers[m.bit_count()].append(m)
+    masks = np.array([m for layer in reversed(layers) for m in layer], np.int64)
+    n_threads = max(1, min(threads or default_threads(), default_threads()))
+    rest = (x.faces, x.ctx_of, x.aims, x.counts, x.grow, int(p.bonus), int(p.threshold), x.prob)
+    lo = 0
+    for layer in reversed(layers):
+        hi = lo + len(layer)
+        if hi > lo:
+            run_threads(_announced_build, min(n_threads, hi - lo), w, masks, lo, hi, *rest)
+        lo = hi
     return w
 
 

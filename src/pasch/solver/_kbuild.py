@@ -148,9 +148,10 @@ def _pass_floor(f, base, L, stop):
 
 
 @njit(cache=True, nogil=True)
-def _announced_build(w, filled, faces, ctx_of, aim, counts, grow, bonus, thr, prob):
-    """The announced column's slack table ``w[mask, upper, s]`` (:func:`pasch.solver.announced_table`):
-    every mask holding the boxes of ``filled``, from the full sheet down (the full sheet's row stays 0).
+def _announced_build(w, masks, lo, hi, faces, ctx_of, aim, counts, grow, bonus, thr, prob, th, n_threads):
+    """One layer of the announced column's slack table ``w[mask, upper, s]`` (:func:`pasch.solver.announced_table`):
+    of the masks ``masks[lo:hi]`` (one number of filled boxes; the layers above solved) the ``th``-th, the
+    ``th + n_threads``-th, and so on, so that threads share a layer (the full sheet's row stays 0).
 
     Rows of upper totals above what a mask can hold (``nd`` dice of each of its filled upper boxes' faces) stay
     0. A turn announces an open box after its first throw ``r``: a lower box ``b`` is worth ``aim[ctx, b, r]``
@@ -160,8 +161,10 @@ def _announced_build(w, filled, faces, ctx_of, aim, counts, grow, bonus, thr, pr
     instead be passed, worth ``w[mask, upper, s - 1]``.
 
     Args:
-        w: the table (float64, zeros); the rows of the masks solved are written.
-        filled: the boxes every solved mask holds (0: every mask).
+        w: the table (float64, zeros); the rows of the layer's masks are written.
+        masks: the masks to solve, layer by layer (most boxes filled first).
+        lo: the layer's first index in ``masks``.
+        hi: the end of the layer in ``masks``.
         faces: per box its face, 0 for a lower box.
         ctx_of: per mask, the row of ``aim`` of its scoring context.
         aim: ``aim[ctx, b, r]``: lower box ``b``'s best expected points after first throw ``r`` (the rows
@@ -171,16 +174,17 @@ def _announced_build(w, filled, faces, ctx_of, aim, counts, grow, bonus, thr, pr
         bonus: the upper bonus.
         thr: the bonus threshold, also the top upper total (0: no bonus).
         prob: each first throw's probability.
+        th: this call's share (0 to ``n_threads - 1``).
+        n_threads: calls sharing the layer.
     """
-    n_masks, n_u, n_s = w.shape
+    _, n_u, n_s = w.shape
     nb = faces.shape[0]
     nd = grow.shape[0] - 1
     n_r = prob.shape[0]
     q = np.empty((nb, n_u, nd + 1, n_s))
     best = np.empty(n_r)
-    for mask in range(n_masks - 2, -1, -1):
-        if mask & filled != filled:
-            continue
+    for i in range(lo + th, hi, n_threads):
+        mask = masks[i]
         ctx = ctx_of[mask]
         top = 0  # the largest upper total the mask can hold: the rows above stay 0, never read
         for b in range(nb):
