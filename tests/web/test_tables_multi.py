@@ -58,7 +58,7 @@ def test_a_room_with_a_bot_or_hints_prepares_them_before_the_first_move(
         gate = threading.Event()
         try:
             _TABLES.clear()
-            svc.tables._pool.submit(gate.wait)  # the queue busy with another table until the gate opens
+            svc.tables._bot_pool.submit(gate.wait)  # the queue busy with another game until the gate opens
             room, _ = await svc.create_room("jetsi", [("Ada", "human")], hints=True)
             assert svc.tables.pending() == 1 and not svc.tables.ready(rules)  # queued at once
             hint = await svc.hint(room.code, 0)

@@ -11,8 +11,10 @@ with ``status: "preparing"``. The tables in memory are bounded by :func:`pasch.s
 
 The multi-column games (jetsi, kniffel-3, kniffel-4) have no exact table, but their bot and hints read a
 dozen per-column tables (:meth:`pasch.bots.MultiColumnBot.prepare`: about 20 s to build kniffel-4's on a fresh
-machine, a fraction of a second from the cache): the same queue prepares them, once per process for every
-room, so a bot seat waits for them without a thread and a hint answers ``preparing`` meanwhile.
+machine, a fraction of a second from the cache): the queue prepares them too, once per process for every
+room, so a bot seat waits for them without a thread and a hint answers ``preparing`` meanwhile (in a thread of
+their own at the normal priority: a bot seat waits for them, and at the table thread's lower priority a busy
+machine left them waiting for minutes).
 
 With ``pasch serve --win-hints`` the same queue prepares the **win tables** of hints in games of several players
 (:func:`pasch.app.prepare_win_tables`: the threshold and survival tables, 2 x 368 MB for ``yahtzee``, built
@@ -77,6 +79,10 @@ class TableQueue:
         self._pool = concurrent.futures.ThreadPoolExecutor(
             1, thread_name_prefix="pasch-tables", initializer=_lower_priority
         )
+        # The multi-column games' bot tables in a thread of their own at the normal priority, as when the bot
+        # built them itself: the table thread's lower priority left them starving for minutes on a busy machine
+        # (a bot seat waits for them), and they are built once per machine, then only loaded.
+        self._bot_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pasch-bot-tables")
         self._pending: dict[str, concurrent.futures.Future[bool]] = {}
         self._unsupported: set[str] = set()
         self._guard = threading.Lock()
@@ -125,7 +131,10 @@ class TableQueue:
                 return got
             if len(self._pending) >= self.max_pending:
                 raise PaschError(f"{len(self._pending)} solver tables are being prepared; try again in a moment")
-            future = self._pool.submit(self._prepare_bots if _multi(rules) else self._prepare, rules)
+            if _multi(rules):
+                future = self._bot_pool.submit(self._prepare_bots, rules)
+            else:
+                future = self._pool.submit(self._prepare, rules)
             self._pending[rules.id] = future
         return future
 
@@ -212,3 +221,4 @@ class TableQueue:
     def close(self) -> None:
         """Stop preparing (queued tables are dropped; the one being built finishes)."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
