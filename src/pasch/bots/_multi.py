@@ -309,7 +309,7 @@ stated):
     0.8                        +1.4 +- 1.2
     1.0                        +1.3 +- 1.2                 +4.8 +- 1.2                 -1.3 +- 1.2
 
-0.3 / -5 is kept (the plateau's smallest table: 12 levels, 25 MB, built in about 8 s on first use),
+0.3 / -5 is kept (the plateau's smallest table: 12 levels, 25 MB, built in about 5 s on first use),
 confirmed on games 400-1999: +7.6 +- 0.6 (games 0-1999: 980.1 +- 0.4 against 972.2 +- 0.4). Rule sets
 outside this table (a kniffel-4 with modifiers) keep the defaults, the free table and slot -10; ``+sharp``
 has no announced table."""

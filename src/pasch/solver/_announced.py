@@ -38,9 +38,9 @@ def announced_table(solver: Solver, max_slack: int) -> npt.NDArray[np.float32]:
     is never worse) and the dice go into ``b``, or, while passes are left, the turn is passed (it goes to
     another column). ``solver`` is the free column's solver of the same base rules (its points, jokers and upper
     bonus). The extra points of a second five-alike are left out (a slight underestimate). Built by a Numba
-    kernel over the ``2^n`` masks (about 8 s for kniffel-classic's 12 levels, what kniffel-4 uses, on a shared
-    2-core machine; 35 s in numpy, :func:`_announced_reference`); rows of upper totals a mask cannot hold stay
-    0. Stored in
+    kernel over the ``2^n`` masks, the masks of a layer shared between threads (about 5 s for kniffel-classic's 12
+    levels, what kniffel-4 uses, with two threads on a shared 2-core machine, 7.8 s with one; 35 s in numpy,
+    :func:`_announced_reference`); rows of upper totals a mask cannot hold stay 0. Stored in
     :func:`pasch.solver.cache_dir` like the solver's tables (a JSON sidecar with the rules, version, shape and a
     CRC-32; a damaged file is rebuilt with a ``CacheWarning``, and the cache's disk bound covers it).
     """
