@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -28,6 +29,16 @@ WAIT = 120.0
 """How long a test waits for the server (to start, to answer, to send the next message) before it calls it
 hung. Generous: a machine at load 9 stretches a moment of work to many seconds, and a working server answers
 long before this, so it costs nothing when all is well. (10 s once failed a game against a bot in CI.)"""
+
+
+async def until(check: Any, what: str, timeout: float = WAIT) -> None:
+    """Wait in an event loop until ``check()`` holds, polling every 10 ms; fail after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
 
 
 def free_port() -> int:

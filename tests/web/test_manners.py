@@ -17,7 +17,7 @@ from pasch.web._end import move_list
 from pasch.web._manners import PRESENCE_TTL, presence_expired
 from pasch.web._service import ActError, Service
 
-from ._support import WAIT, Client, Server, choose
+from ._support import Client, Server, choose, until
 
 
 def _frame(client: Client, kind: str, test: Any = None) -> dict[str, Any]:
@@ -82,15 +82,6 @@ def test_the_host_starts_without_the_missing_and_bots_wait_for_the_start(server:
     assert status == 200 and log["meta"]["contributions"] == [None, None, None]
 
 
-async def _until(check: Any, what: str, timeout: float = WAIT) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
-
-
 def test_the_turn_clock_hands_an_absent_seat_to_its_stand_in_and_back(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
     migrate(engine)
@@ -120,7 +111,7 @@ def test_the_turn_clock_hands_an_absent_seat_to_its_stand_in_and_back(tmp_path: 
             await asyncio.sleep(0.05)
             assert room.clock_key is None  # the waiting room has not started: no clock
             await svc.table.start(code, 0)
-            await _until(lambda: room.clock_key == (0, 0), "Ada's clock")
+            await until(lambda: room.clock_key == (0, 0), "Ada's clock")
             clock = next(f for f in frames if f["type"] == "clock")
             assert clock["seat"] == 0 and clock["seconds"] == 60 and clock["left"] <= 60
             # The clock runs out (made to, here: a minute is long for a test).
@@ -129,11 +120,11 @@ def test_the_turn_clock_hands_an_absent_seat_to_its_stand_in_and_back(tmp_path: 
             await svc.table._time_out(code, (0, 0))
             assert room.away == {0: "bot:greedy"} and room.info()["seats"][0]["away"]
             assert any(f["type"] == "away" and f["seat"] == 0 for f in frames)
-            await _until(lambda: svc.rooms[code].state.current_player == 1, "the stand-in's turn for Ada")
+            await until(lambda: svc.rooms[code].state.current_player == 1, "the stand-in's turn for Ada")
             assert svc.rooms[code].clock_key == (1, 1)  # Bob's turn is timed; Ada, away, has no clock
             thrown = await svc.act(code, 1, "roll")  # Bob plays; the stand-in plays Ada's next turn too
             await svc.act(code, 1, thrown.view["options"][0]["action"])
-            await _until(lambda: svc.rooms[code].state.current_player == 1, "the stand-in's second turn")
+            await until(lambda: svc.rooms[code].state.current_player == 1, "the stand-in's second turn")
             played = svc.rooms[code].seq
             assert await svc.table.back(code, 0)  # Ada is back
             assert not await svc.table.back(code, 0)  # once

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,16 +17,7 @@ from pasch.storage import make_engine, migrate
 from pasch.web._service import Service
 from pasch.web._tables import TableQueue
 
-from ._support import WAIT
-
-
-async def _until(check: Any, what: str, timeout: float = WAIT) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
+from ._support import WAIT, until
 
 
 def test_the_queue_prepares_a_multi_column_games_bot_tables() -> None:
@@ -64,7 +54,7 @@ def test_a_room_with_a_bot_or_hints_prepares_them_before_the_first_move(
             hint = await svc.hint(room.code, 0)
             assert hint["status"] == "preparing" and hint["estimated"] is True and hint["options"] == []
             gate.set()
-            await _until(lambda: svc.tables.ready(rules), "jetsi's bot tables")
+            await until(lambda: svc.tables.ready(rules), "jetsi's bot tables")
             hint = await svc.hint(room.code, 0)
             assert hint["status"] == "ready" and hint["exact"] is False and hint["suggest"] == "roll"
             # A room of people without hints prepares nothing; one with a bot seat does.
@@ -72,7 +62,7 @@ def test_a_room_with_a_bot_or_hints_prepares_them_before_the_first_move(
             await svc.create_room("jetsi", [("Ada", "human"), ("Bo", "human")])
             assert svc.tables.pending() == 0 and not svc.tables.ready(rules)
             await svc.create_room("jetsi", [("Ada", "human"), ("Rob", "bot:multi")])
-            await _until(lambda: svc.tables.ready(rules), "jetsi's bot tables for the bot seat")
+            await until(lambda: svc.tables.ready(rules), "jetsi's bot tables for the bot seat")
         finally:
             gate.set()
             svc.close()

@@ -31,6 +31,7 @@ import contextlib
 import logging
 import os
 import threading
+from collections.abc import Callable
 
 from pasch.app import bot_tables_ready, prepare_bot_tables, prepare_win_tables, win_tables_ready
 from pasch.errors import PaschError
@@ -132,9 +133,9 @@ class TableQueue:
             if len(self._pending) >= self.max_pending:
                 raise PaschError(f"{len(self._pending)} solver tables are being prepared; try again in a moment")
             if _multi(rules):
-                future = self._bot_pool.submit(self._prepare_bots, rules)
+                future = self._bot_pool.submit(self._prepare, rules, rules.id, "bot tables", prepare_bot_tables)
             else:
-                future = self._pool.submit(self._prepare, rules)
+                future = self._pool.submit(self._prepare, rules, rules.id, "solver table", shared_solver)
             self._pending[rules.id] = future
         return future
 
@@ -156,54 +157,28 @@ class TableQueue:
                 return got
             if len(self._pending) >= self.max_pending:
                 raise PaschError(f"{len(self._pending)} solver tables are being prepared; try again in a moment")
-            future = self._pool.submit(self._prepare_win, rules, key)
+            future = self._pool.submit(self._prepare, rules, key, "win tables", prepare_win_tables)
             self._pending[key] = future
         return future
 
-    def _prepare_win(self, rules: RuleSet, key: str) -> bool:
+    def _prepare(self, rules: RuleSet, key: str, what: str, prepare: Callable[[RuleSet], object]) -> bool:
+        """Run ``prepare(rules)`` in a queue's thread: True when it did; a rule set it refuses with a
+        :class:`PaschError` is marked unsupported (no exact table, no P(win), no bot tables: the bots and hints
+        use their own policy); any other failure (disk or memory full) is logged and retried by the next
+        request. ``key`` leaves the pending requests at the end."""
         try:
-            prepare_win_tables(rules)
+            prepare(rules)
             self.built += 1
             return True
-        except PaschError:  # the solver does not handle these rules: no P(win)
+        except PaschError:
             self._unsupported.add(rules.id)
             return False
-        except Exception:  # a failed build (disk or memory full) is retried by the next request
-            LOG.exception("the win tables of %s could not be prepared", rules.id)
+        except Exception:
+            LOG.exception("the %s of %s could not be prepared", what, rules.id)
             return False
         finally:
             with self._guard:
                 self._pending.pop(key, None)
-
-    def _prepare(self, rules: RuleSet) -> bool:
-        try:
-            shared_solver(rules)
-            self.built += 1
-            return True
-        except PaschError:  # the solver does not handle these rules: bots and hints use their own policy
-            self._unsupported.add(rules.id)
-            return False
-        except Exception:  # a failed build (disk full) is retried by the next request
-            LOG.exception("the solver table of %s could not be prepared", rules.id)
-            return False
-        finally:
-            with self._guard:
-                self._pending.pop(rules.id, None)
-
-    def _prepare_bots(self, rules: RuleSet) -> bool:
-        try:
-            prepare_bot_tables(rules)
-            self.built += 1
-            return True
-        except PaschError:  # not a game the multi-column bot plays: the bots use their own policy
-            self._unsupported.add(rules.id)
-            return False
-        except Exception:  # a failed build (disk or memory full) is retried by the next request
-            LOG.exception("the bot tables of %s could not be prepared", rules.id)
-            return False
-        finally:
-            with self._guard:
-                self._pending.pop(rules.id, None)
 
     async def ensure(self, rules: RuleSet) -> None:
         """Wait (without holding a worker thread) until the table of ``rules`` is in memory or known not to
