@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import pasch.web._service as service_module
+from pasch.app import bot_tables_ready, uses_bot_tables
 from pasch.bots._multi import _TABLES
 from pasch.rules import get
 from pasch.storage import make_engine, migrate
@@ -30,6 +31,9 @@ def test_the_queue_prepares_a_multi_column_games_bot_tables() -> None:
         assert queue.ready(rules) and queue.pending() == 0
         assert not queue.ready(get("kniffel-3"))  # each rule set its own
         assert queue.ready(get("knaster"))  # nothing to prepare: its bot has no tables
+        # What the terminal app asks before a bot's move: only multi-column games read these tables.
+        assert uses_bot_tables(rules) and not uses_bot_tables(get("yahtzee")) and not uses_bot_tables(get("knaster"))
+        assert bot_tables_ready(rules) and bot_tables_ready(get("yahtzee")) and bot_tables_ready(get("knaster"))
     finally:
         queue.close()
 

@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # the names below, for type checkers and readers; imported on
         seat_kind,
         seat_kinds,
         seat_label,
+        uses_bot_tables,
     )
     from pasch.app._settings import (
         SETTINGS_FILE,
@@ -140,6 +141,7 @@ __all__ = [
     "sheet_layout",
     "sheet_rows",
     "table_of",
+    "uses_bot_tables",
     "win_applies",
     "win_tables",
     "win_tables_ready",
@@ -188,6 +190,7 @@ _EXPORTS = {
             "seat_kind",
             "seat_kinds",
             "seat_label",
+            "uses_bot_tables",
         ),
         "pasch.app._seats",
     ),

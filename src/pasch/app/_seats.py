@@ -194,16 +194,26 @@ def prepare_bot_tables(rules: RuleSet) -> None:
         RuleSetError: not a sheet game.
         ModelFileError: a shipped learned model fails its checksum.
     """
-    bot = make_bot("bot:multi")
-    assert isinstance(bot, bots.MultiColumnBot)
-    bot.prepare(rules)
+    _multi_bot().prepare(rules)
+
+
+def uses_bot_tables(rules: RuleSet) -> bool:
+    """Whether the bots and hints of ``rules`` read the multi-column bot's tables (the sheet games of several
+    columns: jetsi, kniffel-3, kniffel-4); single-column games read the exact solver's table, Knaster none."""
+    return rules.kind is GameKind.SHEET and rules.n_columns > 1
 
 
 def bot_tables_ready(rules: RuleSet) -> bool:
-    """Whether the multi-column bot's tables of ``rules`` are in memory (:func:`prepare_bot_tables`)."""
+    """Whether a bot decision or hint of ``rules`` waits for none of the multi-column bot's tables: they are in
+    memory (:func:`prepare_bot_tables`), or the rules read none (:func:`uses_bot_tables`)."""
+    return not uses_bot_tables(rules) or _multi_bot().ready(rules)
+
+
+def _multi_bot() -> bots.MultiColumnBot:
+    """The process's ``bot:multi`` (every multi-column bot shares its tables)."""
     bot = make_bot("bot:multi")
     assert isinstance(bot, bots.MultiColumnBot)
-    return bot.ready(rules)
+    return bot
 
 
 @dataclass(frozen=True, slots=True)

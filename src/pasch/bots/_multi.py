@@ -395,7 +395,8 @@ class MultiColumnBot(Bot):
     def _column(self, rules: RuleSet, order: Order) -> _Column:
         from pasch.solver import Solver
 
-        table_order = Order.FREE if order is Order.ANNOUNCED else order
+        key = self._column_key(rules, order)
+        table_order = key[2]
 
         def make() -> _Column:
             single = rules
@@ -403,7 +404,12 @@ class MultiColumnBot(Bot):
                 single = dataclasses.replace(rules, columns=(table_order,), id=f"{rules.id}.{table_order.value}")
             return _Column(Solver.load(single))
 
-        return _TABLES.get(("column", rules.cache_key, table_order), make)
+        return _TABLES.get(key, make)
+
+    @staticmethod
+    def _column_key(rules: RuleSet, order: Order) -> tuple[str, str, Order]:
+        # The announced column is valued with the free column's exact table (and its own slack table).
+        return ("column", rules.cache_key, Order.FREE if order is Order.ANNOUNCED else order)
 
     def _slack(self, rules: RuleSet, order: Order) -> SlackTable | None:
         """The slack table of a fixed-order column of a multi-column game (None: not used).
@@ -521,8 +527,7 @@ class MultiColumnBot(Bot):
         """The keys in :data:`_TABLES` of every table this bot reads for ``rules``."""
         keys: list[tuple[Any, ...]] = []
         for order in dict.fromkeys(rules.columns):
-            table_order = Order.FREE if order is Order.ANNOUNCED else order
-            keys.append(("column", rules.cache_key, table_order))
+            keys.append(self._column_key(rules, order))
             keys.extend(k for k in (self._slack_key(rules, order), self._levels_key(rules, order)) if k is not None)
         if (key := self._announced_key(rules)) is not None:
             keys.append(key)

@@ -35,7 +35,6 @@ from pasch.app import (
 from pasch.engine import Action, Roll, Score, State
 from pasch.errors import PaschError
 from pasch.i18n import N_, _
-from pasch.rules import GameKind
 from pasch.tui._common import GameHost, translate_bindings
 from pasch.tui._help import HelpScreen
 from pasch.tui._rules import RulesScreen
@@ -214,8 +213,7 @@ class GameScreen(Screen[None]):
         """Play the bots' steps (:func:`pasch.app.play_bots`); an undo cancels this worker."""
         match = self.session.match
         rules = match.rules
-        multi = rules.kind is GameKind.SHEET and rules.n_columns > 1
-        if multi and match.bot_turn() is not None and not bot_tables_ready(rules):
+        if match.bot_turn() is not None and not bot_tables_ready(rules):  # a multi-column game's, not in memory
             # Loaded from the cache in a moment; built once per machine in about 20 s: then say why the bot waits.
             task = asyncio.ensure_future(asyncio.to_thread(prepare_bot_tables, rules))
             with contextlib.suppress(TimeoutError):

@@ -21,11 +21,11 @@ from typing import Any
 from sqlalchemy import Engine
 
 from pasch._version import __version__
-from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind, win_applies
+from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind, uses_bot_tables, win_applies
 from pasch.app import Seat as AppSeat
 from pasch.engine import Action, GameLog, GameState, State, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
-from pasch.rules import GameKind, RuleSet
+from pasch.rules import RuleSet
 from pasch.rules import get as get_rules
 from pasch.storage import (
     ABANDONED,
@@ -441,7 +441,7 @@ class Service:
             extra=dict(options),
         )
         self.rooms[code] = room
-        if rs.kind is GameKind.SHEET and rs.n_columns > 1 and (hints or any(k != "human" for _, k in clean)):
+        if uses_bot_tables(rs) and (hints or any(k != "human" for _, k in clean)):
             # The bot's tables of a multi-column game, prepared while the players gather: its first move and
             # the first hint then wait for nothing (about 20 s to build kniffel-4's on a fresh machine).
             with contextlib.suppress(PaschError):  # a full queue: the bot's first move asks again
@@ -802,7 +802,7 @@ class Service:
                     "status": "preparing",
                     "suggest": None,
                     "exact": False,
-                    "estimated": state.rules.n_columns > 1,  # the bot's tables, not an exact one
+                    "estimated": uses_bot_tables(state.rules),  # the bot's tables, not an exact one
                     "options": [],
                 }
         win = self._win_status(state)

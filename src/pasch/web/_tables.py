@@ -33,7 +33,7 @@ import os
 import threading
 from collections.abc import Callable
 
-from pasch.app import bot_tables_ready, prepare_bot_tables, prepare_win_tables, win_tables_ready
+from pasch.app import bot_tables_ready, prepare_bot_tables, prepare_win_tables, uses_bot_tables, win_tables_ready
 from pasch.errors import PaschError
 from pasch.rules import GameKind, RuleSet
 from pasch.solver import is_shared, shared_solver, table_path, warm_up
@@ -46,11 +46,6 @@ LOG = logging.getLogger("pasch.web")
 def _solvable(rules: RuleSet) -> bool:
     """Whether the exact solver may handle these rules (one column; the solver itself has the last word)."""
     return rules.kind is GameKind.SHEET and rules.n_columns == 1
-
-
-def _multi(rules: RuleSet) -> bool:
-    """Whether the bots and hints of these rules read the multi-column bot's tables (jetsi, kniffel-3/-4)."""
-    return rules.kind is GameKind.SHEET and rules.n_columns > 1
 
 
 def _lower_priority() -> None:
@@ -100,7 +95,7 @@ class TableQueue:
         """Whether asking for this table now would not wait (in memory, or no exact table applies)."""
         if rules.id in self._unsupported:
             return True
-        if _multi(rules):
+        if uses_bot_tables(rules):
             return bot_tables_ready(rules)
         if not _solvable(rules):
             return True
@@ -108,7 +103,7 @@ class TableQueue:
 
     def on_disk(self, rules: RuleSet) -> bool:
         """Whether the table of ``rules`` is in the cache directory (getting it is a load, not a build)."""
-        if _multi(rules):
+        if uses_bot_tables(rules):
             return False  # several tables; a load of them from the cache takes a fraction of a second
         with contextlib.suppress(Exception):
             return table_path(rules).is_file()
@@ -132,7 +127,7 @@ class TableQueue:
                 return got
             if len(self._pending) >= self.max_pending:
                 raise PaschError(f"{len(self._pending)} solver tables are being prepared; try again in a moment")
-            if _multi(rules):
+            if uses_bot_tables(rules):
                 future = self._bot_pool.submit(self._prepare, rules, rules.id, "bot tables", prepare_bot_tables)
             else:
                 future = self._pool.submit(self._prepare, rules, rules.id, "solver table", shared_solver)
