@@ -140,6 +140,47 @@ def test_a_keyboard_only_game_logs_exactly_the_intended_actions(browser: Any, se
     assert not errors, errors
 
 
+# Two presses of r 40 ms apart on a page too busy to handle the second until the first throw's answer has come
+# and gone (the event's timeStamp is when the key was pressed; its handling is delayed here on purpose).
+LATE_SECOND_PRESS = """() => new Promise((done) => {
+  const press = () => new KeyboardEvent("keydown", { key: "r", bubbles: true });
+  const before = document.body.dataset.seq;
+  const first = press();
+  document.body.dispatchEvent(first);
+  const handled = performance.now();
+  setTimeout(() => {
+    const second = press();
+    const late = () => {
+      if (document.body.dataset.seq === before || performance.now() - handled < 400) return setTimeout(late, 10);
+      document.body.dispatchEvent(second);
+      done([second.timeStamp - first.timeStamp, performance.now() - handled]);
+    };
+    late();
+  }, 40);
+})"""
+
+
+def test_a_quick_second_press_handled_late_on_a_busy_page_throws_once(browser: Any, server: Server) -> None:  # noqa: F811
+    page, errors = new_page(browser, "desktop")
+    code = create(page, server, "kniffel", [("Ada", "human", True)])
+    assert my_turn(page)
+    to_page_focus(page)
+    press_and_wait(page, "r")
+    page.keyboard.press("1")
+    wait_until(lambda: page.get_attribute("#dice .die[data-index='0']", "aria-pressed") == "true")
+    keep = keep_text(held_values(page))
+    human_pause()
+    pressed_apart, handled_apart = page.evaluate(LATE_SECOND_PRESS)
+    assert pressed_apart < 150 <= handled_apart  # one decision by the player's hand, two by the page's clock
+    time.sleep(0.5)  # a second throw, had there been one, would be answered by now
+    assert logged_actions(server, code) == ["roll", keep]
+    # A deliberate second throw, pressed later, is one.
+    human_pause()
+    press_and_wait(page, "r")
+    assert logged_actions(server, code) == ["roll", keep, keep]
+    assert not errors, errors
+
+
 def test_shortcuts_do_nothing_in_fields_and_on_links(browser: Any, server: Server) -> None:  # noqa: F811
     page, errors = new_page(browser, "phone")
     code = create(page, server, "kniffel", [("Ada", "human", True), ("Bob", "human", False)])

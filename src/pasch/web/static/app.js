@@ -3,7 +3,7 @@
 import { $, once } from "./js/dom.js";
 import { app, loadTokens, render, setRenderer } from "./js/store.js";
 import { getLang, setLang, t, translateStatic } from "./js/lang.js";
-import { applyHint, askHint, enterDice, throwDice, undoEntry } from "./js/actions.js";
+import { applyHint, askHint, enterDice, pressedAt, throwDice, undoEntry } from "./js/actions.js";
 import { retryNow } from "./js/net.js";
 import { followRematch, openRoom, takeSeat } from "./js/room.js";
 import { wireKeys } from "./js/keys.js";
@@ -24,7 +24,7 @@ function translatePage() {
 }
 
 $("lang").onchange = () => { setLang($("lang").value); translatePage(); };
-$("throw").onclick = once((ev) => throwDice(ev.detail === 0));
+$("throw").onclick = once((ev) => throwDice(ev.detail === 0, pressedAt(ev)));
 $("hint").onclick = askHint;
 $("apply-hint").onclick = once(applyHint);
 $("retry").onclick = retryNow;

@@ -35,7 +35,7 @@ export function onKey(ev) {
   ev.preventDefault();
   if (ev.repeat && !/^(Arrow|[jk]$)/.test(key)) return;  // a held key acts once
   if (/^[1-9]$/.test(key)) toggleHold(Number(key) - 1);
-  else if (key === "r" || (key === " " && where === "page")) throwDice(true);
+  else if (key === "r" || (key === " " && where === "page")) throwDice(true, ev.timeStamp);
   else if (key === "ArrowDown" || key === "ArrowRight" || key === "j") moveCursor(1);
   else if (key === "ArrowUp" || key === "ArrowLeft" || key === "k") moveCursor(-1);
   else if (key === "Enter" && where === "sheet" && myTurn()) {
@@ -48,6 +48,9 @@ export function onKey(ev) {
 
 // The sheet cursor is drawn for keyboard users only (a mouse user would take it for a choice made).
 export function wireKeys() {
+  // When the last key went down: Enter or Space on the Throw button arrives as a click made when the key was
+  // handled, which on a busy page may be long after it was pressed.
+  document.addEventListener("keydown", (ev) => { app.keyAt = ev.timeStamp; }, true);
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Tab" || ev.key.startsWith("Arrow") || ev.key === "j" || ev.key === "k") document.body.classList.add("keyboard");
     onKey(ev);

@@ -14,6 +14,7 @@ export const app = {
   sheetPick: null,     // the player whose columns a phone shows (null: the player to move)
   outbox: null,        // the action sent and not yet acknowledged: {msg, resent}
   sentAt: null,        // the position (seq) an action was sent on: no second action on it
+  keyAt: 0,            // the timeStamp of the last keydown (a click made by Enter/Space counts from it)
   lastThrow: -1e9,     // performance.now() of the last throw pressed (two presses within 150 ms are one)
   hint: null, hintAll: false,
   moves: new Map(),
