@@ -193,8 +193,8 @@ def _tune_collector() -> None:
     A server holds a few hundred thousand long-lived objects (every connection's protocol, tasks and buffers;
     the rooms' states) and creates hundreds per action that live until the room's next action. At Python's
     default (a young collection every 700 allocations) most of those outlive two young collections, so the
-    oldest generation fills and is walked in full every 20 s or so (0.2-0.3 s each at 2,000 players): 3-9 % of
-    the server's CPU and its worst pauses. Collecting the young generation every 50,000 allocations lets a
+    oldest generation fills and is walked in full every 20 s or so (0.2-0.3 s each at 2,000 players): 3-4 % of
+    the server's CPU (0.5 % after) and its worst pauses. Collecting the young generation every 50,000 allocations lets a
     room's state die young; measured by ``bench/web_load.py`` (docs/deploy.md).
     """
     gc.set_threshold(50_000, 20, 10)

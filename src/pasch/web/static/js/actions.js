@@ -29,10 +29,9 @@ export function act(action) {
 // handled, they would be two throws.
 export function throwDice(keyed = false, at = performance.now()) {
   if (!myTurn()) return;
-  const now = at;
-  if (keyed && Math.abs(now - app.lastThrow) < DEBOUNCE_MS) return;
+  if (keyed && Math.abs(at - app.lastThrow) < DEBOUNCE_MS) return;
   const action = throwAction();
-  if (action && act(action)) app.lastThrow = now;
+  if (action && act(action)) app.lastThrow = at;
 }
 
 // When a click on Throw was pressed: a click made by Enter or Space (detail 0) counts from its key's keydown

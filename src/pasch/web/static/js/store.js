@@ -15,7 +15,7 @@ export const app = {
   outbox: null,        // the action sent and not yet acknowledged: {msg, resent}
   sentAt: null,        // the position (seq) an action was sent on: no second action on it
   keyAt: 0,            // the timeStamp of the last keydown (a click made by Enter/Space counts from it)
-  lastThrow: -1e9,     // performance.now() of the last throw pressed (two presses within 150 ms are one)
+  lastThrow: -1e9,     // when the last throw was pressed (a timeStamp; two presses within 150 ms are one)
   hint: null, hintAll: false,
   moves: new Map(),
   undoFloor: -1,       // the seq an undo went back to: the entry before it stays (docs/protocol.md, Undo)
