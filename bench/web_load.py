@@ -26,9 +26,16 @@ counted and retried after a second, as a page does. Prints games/s, actions/s, p
 CPU time the server and the client spent per action, and the machine's load average before and after
 (other work on the machine shows up in the latency).
 
+The server CPU per action includes what holding the connections costs by itself (keepalive pings, timers, the
+processes' repeated presence): ``--idle S`` stops the players acting when the measured window ends, lets the
+actions in flight end (3 s) and measures the servers' CPU for ``S`` more seconds with every player connected and
+nobody acting; it prints that idle cost and splits each action's figure into its share of the idle cost (at the
+window's rate of actions) and what the action adds.
+
     python bench/web_load.py --players 500 --seconds 60 --think 1
     python bench/web_load.py --players 2000 --seats 5 --seconds 120 --think 2   # issue 25 item 6
     python bench/web_load.py --players 2000 --seats 5 --seconds 90 --warmup 20 --think 2 --servers 2 --pg --route room
+    python bench/web_load.py --players 2000 --seats 5 --seconds 90 --think 2 --servers 2 --pg --route room --idle 30
 """
 
 from __future__ import annotations
@@ -102,6 +109,10 @@ class Stats:
     first_failure: str = ""
     arrivals: dict[tuple[str, int], list[tuple[int, int, float]]] = field(default_factory=dict)
     """(room, seq) -> (receiving seat, acting seat, time) of each update."""
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set while the players may act (cleared after the window for ``--idle``'s measurement)."""
+    idle: tuple[float, float] | None = None
+    """``--idle``: (seconds, server CPU seconds) of the window with every player connected and nobody acting."""
 
     def delays(self) -> list[float]:
         """Per action: the other player's update time minus the actor's (commit process -> other process)."""
@@ -183,6 +194,8 @@ async def _player(
                 if joined and sent_at is None and state["current"] == seat and not state["pending"]:
                     if think > 0:  # a person's pause before acting (uniform 0..2*think)
                         await asyncio.sleep(random.uniform(0, 2 * think))
+                    if not st.go.is_set():
+                        await st.go.wait()
                     sent_at = time.perf_counter()
                     await ws.send(json.dumps({"type": "act", "action": _choose(state)}))
             else:
@@ -218,6 +231,7 @@ async def _run(
     open_timeout: float,
     warmup: float,
     cpu: Callable[[], tuple[float, float, float]],
+    idle: float = 0.0,
 ) -> Stats:
     n = len(https)
     with ThreadPoolExecutor(8) as pool:
@@ -234,12 +248,21 @@ async def _run(
             tasks.append(asyncio.ensure_future(_player(ws, code, token, j, think, compress, open_timeout, st)))
         if ramp > 0:  # spread the connects over ``ramp`` seconds (the first players start meanwhile)
             await asyncio.sleep(ramp / len(rooms))
+    st.go.set()
     # The measured window: from ``warmup`` seconds after the start (the connect storm is over) to the end.
     _done, pending = await asyncio.wait(tasks, timeout=min(warmup, seconds))
     st.marks.append((len(st.lat), time.monotonic(), cpu()))
     if pending:
         _done, pending = await asyncio.wait(pending, timeout=max(0.0, seconds - (time.monotonic() - start)))
     st.marks.append((len(st.lat), time.monotonic(), cpu()))
+    if idle > 0 and pending:
+        # Every player still connected, nobody acting: what holding the connections costs by itself (measured
+        # after the play, when the servers' start and the connects are long over).
+        st.go.clear()
+        await asyncio.sleep(3.0)  # the actions in flight end
+        t0, cpu0 = time.monotonic(), cpu()[0]
+        await asyncio.sleep(idle)
+        st.idle = (time.monotonic() - t0, cpu()[0] - cpu0)
     for t in pending:
         t.cancel()
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -401,6 +424,12 @@ def main() -> None:
     ap.add_argument("--url", default=None, help="an already running server, e.g. http://127.0.0.1:8000")
     ap.add_argument("--pid", type=int, default=None, help="with --url: the server's process id (its CPU is counted)")
     ap.add_argument("--no-compression", action="store_true", help="do not offer permessage-deflate")
+    ap.add_argument(
+        "--idle",
+        type=float,
+        default=0.0,
+        help="after the window: the servers' CPU for this many seconds with every player connected, nobody acting",
+    )
     args = ap.parse_args()
     if not 2 <= args.seats <= 8:
         ap.error("--seats must be 2 to 8")
@@ -448,6 +477,7 @@ def main() -> None:
                 args.open_timeout,
                 args.warmup,
                 cpu,
+                args.idle,
             )
         )
     finally:
@@ -495,6 +525,15 @@ def main() -> None:
         f"CPU in the window: server {server_cpu:.2f} s ({100 * server_cpu / elapsed:.1f} % of a core), "
         f"database {pg_cpu:.2f} s, client {client_cpu:.2f} s ({100 * client_cpu / elapsed:.1f} % of a core)"
     )
+    if st.idle is not None and n:
+        idle_s, idle_cpu = st.idle
+        held = idle_cpu / idle_s * elapsed * per  # the idle rate over the window, per action
+        print(
+            f"idle: {players} players connected, nobody acting for {idle_s:.0f} s: server {idle_cpu:.2f} s "
+            f"({100 * idle_cpu / idle_s:.2f} % of a core); at the window's {n / elapsed:.1f} actions/s that is "
+            f"{held:.3f} ms of each action's {server_cpu * per:.3f} ms, and an action adds "
+            f"{server_cpu * per - held:.3f} ms"
+        )
     print(
         f"{'players':>8} {'procs':>5} {'games':>6} {'seconds':>8} {'actions':>8} {'actions/s':>9} "
         f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'xproc p50':>9} {'xproc p99':>9} "
