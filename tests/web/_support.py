@@ -149,7 +149,10 @@ class Client:
     """A websocket client of one room that keeps the newest state it saw."""
 
     def __init__(self, server: Server, code: str, token: str | None = None) -> None:
-        self.ws: ClientConnection = connect(f"{server.ws}/ws/{code}", open_timeout=WAIT, max_size=1 << 22).__enter__()
+        # No keepalive pings of its own (a browser sends none; the server's are answered): after a test killed its
+        # server, the library's ping thread would print a traceback for each connection left open.
+        url = f"{server.ws}/ws/{code}"
+        self.ws: ClientConnection = connect(url, open_timeout=WAIT, max_size=1 << 22, ping_interval=None).__enter__()
         self.state: dict[str, Any] = {}
         self.seat: int | None = None
         self.seen: list[dict[str, Any]] = []

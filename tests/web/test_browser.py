@@ -123,7 +123,7 @@ def test_two_browsers_play_a_full_game_by_clicking(browser: Any, server: Server)
             if not hinted:
                 # The hint panel: every option with its exact value (expected final score), best marked.
                 page.click("#hint")
-                page.wait_for_selector("#hint-out table.hints tbody tr.best")
+                page.wait_for_selector("#hint-out table.hints tbody tr.best", timeout=300_000)
                 rows = page.locator("#hint-out table.hints tbody tr")
                 assert rows.count() >= 5
                 cells = page.locator("#hint-out table.hints td.num")
