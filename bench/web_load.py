@@ -433,6 +433,8 @@ def main() -> None:
     args = ap.parse_args()
     if not 2 <= args.seats <= 8:
         ap.error("--seats must be 2 to 8")
+    if args.idle < 0:
+        ap.error("--idle must be 0 (no idle measurement) or a number of seconds")
     players = max(args.seats, min(MAX_PLAYERS, args.players)) // args.seats * args.seats
     compress = not args.no_compression
     k = max(1, min(16, args.servers))
