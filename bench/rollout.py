@@ -1,7 +1,12 @@
 """The rollout yardstick of the multi-column games (issue 28, item 1): how far above the current bot good play lies.
 
 Usage: ``python bench/rollout.py [--rules jetsi kniffel-3 kniffel-4] [--games 200] [--seed 2028] [--n 16]
-[--k 4] [--margin 15] [--jobs 2] [--first 0]``
+[--k 4] [--margin 15] [--jobs 2] [--first 0] [--dir DIR]``, and ``python bench/rollout.py --report --dir DIR``
+
+With ``--dir`` every game's row (:data:`FIELDS`) is appended, as soon as it ends, to one CSV per configuration
+(:func:`csv_name`: the rules and every setting that changes the games), so a run stopped half way keeps what it
+played and runs of other game ranges (``--first``) join; ``--report`` prints the table of every CSV there, each
+file's games joined by index.
 
 The **rollout bot** plays like the strongest multi-column bot (:class:`pasch.bots.MultiColumnBot`, "base":
 per-column exact values with slack tables and an exact search inside the turn) except where a turn ends:
@@ -51,12 +56,15 @@ defaults' 200: that is what fitted on two shared cores in the time.
 from __future__ import annotations
 
 import argparse
+import csv
 import math
 import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -251,13 +259,82 @@ def play(cfg: Config, g: int) -> tuple[int, float, float, float, float, int, flo
     return g, base_total, base_luck, total, luck, counts[1], time.perf_counter() - start
 
 
+FIELDS = ("game", "base", "base_luck", "rollout", "rollout_luck", "rolled", "seconds")
+"""The columns of a ``--dir`` CSV: one row per game, as :func:`play` returns it."""
+
+
+def csv_name(cfg: Config) -> str:
+    """The CSV of a configuration under ``--dir``: its rules and every setting that changes the games."""
+    return f"{cfg.rules}.seed{cfg.seed}.n{cfg.n}.k{cfg.k}.m{cfg.margin:g}.z{cfg.z:g}.h{cfg.horizon}.csv"
+
+
+def read_rows(path: Path) -> dict[int, tuple[float, ...]]:
+    """The games of a ``--dir`` CSV by index (a game played twice counts once: the later row)."""
+    with path.open(newline="") as fh:
+        return {int(r["game"]): tuple(float(r[k]) for k in FIELDS[1:]) for r in csv.DictReader(fh)}
+
+
 def _mean_se(x: np.ndarray) -> tuple[float, float]:
     return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
 
 
+def summarize(rid: str, rows: np.ndarray, rate: float) -> tuple[Any, ...]:
+    """A table row from per-game rows (the columns of :data:`FIELDS` after ``game``)."""
+    base, base_adj = rows[:, 0], rows[:, 0] - rows[:, 1]
+    roll, roll_adj = rows[:, 2], rows[:, 2] - rows[:, 3]
+    return (
+        rid,
+        len(rows),
+        _mean_se(roll),
+        _mean_se(roll_adj),
+        _mean_se(base),
+        _mean_se(base_adj),
+        _mean_se(roll_adj - base_adj),
+        rate,
+        float(rows[:, 4].mean()),
+    )
+
+
+def print_table(rows: list[tuple[Any, ...]], labels: list[str], rate_label: str) -> None:
+    """The table of :func:`summarize`'s rows, each labelled with its settings."""
+    width = max(12, *(len(label) for label in labels))
+    print(
+        f"\n{'rules':10} {'games':>5} {'settings':>{width}}  {'rollout':>13} {'adjusted':>13}  "
+        f"{'base':>13} {'adjusted':>13}  {'gain (adj.)':>13} {rate_label:>8} {'rolled':>6}"
+    )
+    for (rid, n, roll_ms, roll_adj_ms, base_ms, base_adj_ms, diff_ms, rate, rolled), label in zip(
+        rows, labels, strict=True
+    ):
+        cells = "  ".join(f"{m:7.1f} ± {e:4.1f}" for m, e in (roll_ms, roll_adj_ms, base_ms, base_adj_ms))
+        cells += f"  {diff_ms[0]:+7.1f} ± {diff_ms[1]:4.1f}"
+        speed = f"{rate:8.4f}" if rate < 100 else f"{rate:8.1f}"
+        print(f"{rid:10} {n:5d} {label:>{width}}  {cells} {speed} {rolled:6.1f}")
+
+
+def report(folder: Path) -> None:
+    """The table of every configuration's CSV under ``folder`` (runs joined by game index)."""
+    rows, labels = [], []
+    for path in sorted(folder.glob("*.csv")):
+        got = read_rows(path)
+        if not got:
+            continue
+        a = np.array([got[g] for g in sorted(got)])
+        rid, _, settings = path.name[: -len(".csv")].partition(".")
+        rows.append(summarize(rid, a, 3600 / float(a[:, 5].mean())))
+        labels.append(settings)
+    if not rows:
+        raise SystemExit(f"no rollout results under {folder}")
+    print_table(rows, labels, "games/h")
+    print(
+        "(each file's games joined by index; games/h: one process, from the rollout games' own seconds; mean ± "
+        f"standard error; adjusted: minus each throw's luck under the base bot's turn values; load average now "
+        f"{os.getloadavg()[0]:.1f})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--rules", nargs="+", default=list(RULES))
+    ap.add_argument("--rules", nargs="+", default=list(RULES), choices=RULES)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--first", type=int, default=0, help="index of the first game")
     ap.add_argument("--seed", type=int, default=2028)
@@ -268,48 +345,53 @@ def main() -> None:
     ap.add_argument("--horizon", type=int, default=0, help="turns per continuation, then the bot's estimate (0: all)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--verbose", action="store_true", help="a line per game")
+    ap.add_argument("--dir", type=Path, default=None, help="append a CSV row per game here (runs join by game)")
+    ap.add_argument("--report", action="store_true", help="print the table of what is in --dir and stop")
     args = ap.parse_args()
-    rows = []
+    if args.games < 1 or args.first < 0 or args.n < 0 or args.k < 1 or args.jobs < 1 or args.horizon < 0:
+        ap.error("--games, --k and --jobs must be positive; --first, --n and --horizon not negative")
+    if args.report:
+        if args.dir is None:
+            ap.error("--report reads --dir")
+        report(args.dir)
+        return
+    rows, labels = [], []
     for rid in args.rules:
         cfg = Config(rid, args.seed, args.n, args.k, args.margin, args.z, args.horizon)
         start = time.perf_counter()
         games = range(args.first, args.first + args.games)
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            results = []
-            for got in pool.map(play, [cfg] * len(games), games):
-                results.append(got)
-                if args.verbose:
-                    g, b, bl, r, rl, n, sec = got
-                    print(
-                        f"{rid} game {g}: base {b:.0f} (adjusted {b - bl:.1f}), rollout {r:.0f} "
-                        f"(adjusted {r - rl:.1f}), {n} decisions rolled out, {sec:.1f} s",
-                        flush=True,
-                    )
+        out = None
+        if args.dir is not None:
+            args.dir.mkdir(parents=True, exist_ok=True)
+            path = args.dir / csv_name(cfg)
+            new = not path.exists()
+            out = path.open("a", newline="")
+            writer = csv.writer(out)
+            if new:
+                writer.writerow(FIELDS)
+        try:
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                results = []
+                for got in pool.map(play, [cfg] * len(games), games):
+                    results.append(got)
+                    if out is not None:
+                        g, b, bl, r, rl, n, sec = got
+                        writer.writerow([g, b, f"{bl:.4f}", r, f"{rl:.4f}", n, f"{sec:.2f}"])
+                        out.flush()  # a rollout game takes minutes: every one is kept at once
+                    if args.verbose:
+                        g, b, bl, r, rl, n, sec = got
+                        print(
+                            f"{rid} game {g}: base {b:.0f} (adjusted {b - bl:.1f}), rollout {r:.0f} "
+                            f"(adjusted {r - rl:.1f}), {n} decisions rolled out, {sec:.1f} s",
+                            flush=True,
+                        )
+        finally:
+            if out is not None:
+                out.close()
         wall = time.perf_counter() - start
-        res = np.array([r[1:5] for r in results], float)
-        base, base_adj = res[:, 0], res[:, 0] - res[:, 1]
-        roll, roll_adj = res[:, 2], res[:, 2] - res[:, 3]
-        rows.append(
-            (
-                rid,
-                len(results),
-                _mean_se(roll),
-                _mean_se(roll_adj),
-                _mean_se(base),
-                _mean_se(base_adj),
-                _mean_se(roll_adj - base_adj),
-                len(results) / wall,
-                float(np.mean([r[5] for r in results])),
-            )
-        )
-    print(
-        f"\n{'rules':10} {'games':>5} {'seed':>5} {'N':>3} {'K':>2}  {'rollout':>13} {'adjusted':>13}  "
-        f"{'base':>13} {'adjusted':>13}  {'gain (adj.)':>13} {'games/s':>8} {'rolled':>6}"
-    )
-    for rid, n, roll_ms, roll_adj_ms, base_ms, base_adj_ms, diff_ms, rate, rolled in rows:
-        cells = "  ".join(f"{m:7.1f} ± {e:4.1f}" for m, e in (roll_ms, roll_adj_ms, base_ms, base_adj_ms))
-        cells += f"  {diff_ms[0]:+7.1f} ± {diff_ms[1]:4.1f}"
-        print(f"{rid:10} {n:5d} {args.seed:5d} {args.n:3d} {args.k:2d}  {cells} {rate:8.4f} {rolled:6.1f}")
+        rows.append(summarize(rid, np.array([r[1:] for r in results], float), len(results) / wall))
+        labels.append(csv_name(cfg)[len(rid) + 1 : -len(".csv")])
+    print_table(rows, labels, "games/s")
     print(
         f"(games {args.first}..{args.first + args.games - 1}, margin {args.margin:g}, z {args.z:g}, "
         f"horizon {args.horizon or 'end of game'}, jobs {args.jobs}, load average {os.getloadavg()[0]:.1f}; "

@@ -69,3 +69,27 @@ def test_a_rollout_game_runs_and_reports_both_bots(rollout: ModuleType) -> None:
     assert dice.shape == (40, 3, 5) and dice.min() >= 1 and dice.max() <= 6
     assert len(space(5, 6).rolls) == 252
     assert np.array_equal(dice, rollout._dice(new_game("kniffel-3", ["x"]).rules, [1, 0]))  # seeded
+
+
+def test_runs_written_with_dir_join_by_game_in_the_report(
+    rollout: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = rollout.Config("kniffel-3", seed=1, n=2, k=2, margin=10.0, z=0.0, horizon=2)
+    path = tmp_path / rollout.csv_name(cfg)
+    rows = [(0, 700.0, 10.0, 710.0, 12.0, 30, 1.0), (1, 650.0, -20.0, 655.0, -21.0, 31, 3.0)]
+    earlier = (1, 1.0, 0.0, 1.0, 0.0, 0, 9.0)
+    with path.open("w") as fh:  # two runs appended to one file; game 1 played twice: the later row counts
+        fh.write(",".join(rollout.FIELDS) + "\n")
+        for row in (rows[0], earlier, rows[1]):
+            fh.write(",".join(str(x) for x in row) + "\n")
+    got = rollout.read_rows(path)
+    assert sorted(got) == [0, 1] and got[1] == rows[1][1:]
+    rollout.report(tmp_path)
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("kniffel-3"))
+    assert "seed1.n2.k2.m10.z0.h2" in line
+    # adjusted: base 690 and 670 (mean 680), rollout 698 and 676 (mean 687), gain +7.0 ± 1.0
+    assert "680.0" in line and "687.0" in line and "+7.0 ±  1.0" in line
+    assert " 1800.0 " in line  # two games in 2 s on average: 1,800 an hour
+    with pytest.raises(SystemExit):
+        rollout.report(tmp_path / "empty")
