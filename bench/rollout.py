@@ -6,7 +6,9 @@ Usage: ``python bench/rollout.py [--rules jetsi kniffel-3 kniffel-4] [--games 20
 With ``--dir`` every game's row (:data:`FIELDS`) is appended, as soon as it ends, to one CSV per configuration
 (:func:`csv_name`: the rules and every setting that changes the games), so a run stopped half way keeps what it
 played and runs of other game ranges (``--first``) join; ``--report`` prints the table of every CSV there, each
-file's games joined by index.
+file's games joined by index. Beside each CSV a ``.decisions.jsonl`` file records every decision rolled out (the
+sheet, the dice, the candidates with their gains over the base bot's choice, what was played;
+:func:`play_logged`): where the rollout disagrees with the base bot, which is what a better bot must learn.
 
 The **rollout bot** plays like the strongest multi-column bot (:class:`pasch.bots.MultiColumnBot`, "base":
 per-column exact values with slack tables and an exact search inside the turn) except where a turn ends:
@@ -57,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import os
 import time
@@ -216,6 +219,16 @@ def play(cfg: Config, g: int) -> tuple[int, float, float, float, float, int, flo
         ``(g, base total, base luck, rollout total, rollout luck, decisions rolled out, seconds of the rollout
         game)``.
     """
+    return play_logged(cfg, g)[0]
+
+
+Row = tuple[int, float, float, float, float, int, float]
+
+
+def play_logged(cfg: Config, g: int) -> tuple[Row, list[dict[str, Any]]]:
+    """:func:`play`, and a record of every decision rolled out: the game, the decision's index among the turn
+    ends, the sheet (each column's boxes, None where open), the dice, the candidates (the base bot's choice
+    first) with their mean gain over it and its standard error, and what was played."""
     rules = get(cfg.rules)
     dice = _dice(rules, [cfg.seed, g])
     judge = MultiColumnBot()
@@ -223,12 +236,13 @@ def play(cfg: Config, g: int) -> tuple[int, float, float, float, float, int, flo
     assert isinstance(start_state, GameState)
     base_total, base_luck = _run(start_state, dice, _base_decide(MultiColumnBot()), judge)
     if cfg.n == 0:  # the base bot alone (its luck-adjusted mean on many games, cheaply)
-        return g, base_total, base_luck, base_total, base_luck, 0, 0.0
+        return (g, base_total, base_luck, base_total, base_luck, 0, 0.0), []
 
     start = time.perf_counter()
     bot = MultiColumnBot()
     sim = MultiColumnBot()  # the continuations' own (its per-sheet cache sees their sheets)
     counts = [0, 0]  # decisions at a turn's end, rolled out
+    records: list[dict[str, Any]] = []
 
     def decide(state: GameState) -> Action:
         action = bot.choose(state, np.random.default_rng(0))
@@ -251,12 +265,25 @@ def play(cfg: Config, g: int) -> tuple[int, float, float, float, float, int, flo
         gain = diff.mean(axis=0)
         se = diff.std(axis=0, ddof=1) / math.sqrt(cfg.n) if cfg.n > 1 else np.zeros_like(gain)
         j = int(np.argmax(gain))
+        chosen: Action = action
         if gain[j] > cfg.z * se[j] and gain[j] > 0:  # with z > 0 only a clear gain leaves the base choice
-            return cands[j + 1]
-        return action
+            chosen = cands[j + 1]
+        records.append(
+            {
+                "game": g,
+                "decision": decision,
+                "sheet": [list(c.scores) for c in state.sheets[state.current].columns],
+                "dice": list(state.dice or ()),
+                "candidates": [str(a) for a in cands],
+                "gain": [0.0, *(round(float(x), 3) for x in gain)],
+                "se": [0.0, *(round(float(x), 3) for x in se)],
+                "played": str(chosen),
+            }
+        )
+        return chosen
 
     total, luck = _run(start_state, dice, decide, judge)
-    return g, base_total, base_luck, total, luck, counts[1], time.perf_counter() - start
+    return (g, base_total, base_luck, total, luck, counts[1], time.perf_counter() - start), records
 
 
 FIELDS = ("game", "base", "base_luck", "rollout", "rollout_luck", "rolled", "seconds")
@@ -360,24 +387,27 @@ def main() -> None:
         cfg = Config(rid, args.seed, args.n, args.k, args.margin, args.z, args.horizon)
         start = time.perf_counter()
         games = range(args.first, args.first + args.games)
-        out = None
+        out = log = None
         if args.dir is not None:
             args.dir.mkdir(parents=True, exist_ok=True)
             path = args.dir / csv_name(cfg)
             new = not path.exists()
             out = path.open("a", newline="")
+            log = path.with_suffix(".decisions.jsonl").open("a")
             writer = csv.writer(out)
             if new:
                 writer.writerow(FIELDS)
         try:
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:
                 results = []
-                for got in pool.map(play, [cfg] * len(games), games):
+                for got, records in pool.map(play_logged, [cfg] * len(games), games):
                     results.append(got)
-                    if out is not None:
+                    if out is not None and log is not None:
                         g, b, bl, r, rl, n, sec = got
                         writer.writerow([g, b, f"{bl:.4f}", r, f"{rl:.4f}", n, f"{sec:.2f}"])
                         out.flush()  # a rollout game takes minutes: every one is kept at once
+                        log.writelines(json.dumps(rec) + "\n" for rec in records)
+                        log.flush()
                     if args.verbose:
                         g, b, bl, r, rl, n, sec = got
                         print(
@@ -386,8 +416,9 @@ def main() -> None:
                             flush=True,
                         )
         finally:
-            if out is not None:
-                out.close()
+            for fh in (out, log):
+                if fh is not None:
+                    fh.close()
         wall = time.perf_counter() - start
         rows.append(summarize(rid, np.array([r[1:] for r in results], float), len(results) / wall))
         labels.append(csv_name(cfg)[len(rid) + 1 : -len(".csv")])
