@@ -16,7 +16,11 @@ there every candidate entry (a box of a column) is valued by ``--n`` continuatio
 the end by the base bot, and the one with the greatest mean final score is taken. The candidates are the
 legal entries whose value under the base bot's evaluation lies within ``--margin`` points of the best, at most
 ``--k`` of them (the base bot's own choice always among them); a turn with one candidate costs nothing.
-Keeps inside the turn and kniffel-4's announcements (and the entry of an announced turn) are the base bot's.
+Keeps inside the turn and the entry of an announced turn are the base bot's; so are kniffel-4's announcements,
+except with ``--announce``: then at every first throw where the announced column is open the options are not
+announcing (as the keep or entry the base bot then plays) and announcing each open box, valued by the base bot's
+turn plans and chosen among as the entries are (within ``--margin``, at most ``--k``). On the small games of
+kniffel-4's shape the announcements are where the bot loses most against exact play (``bench/multi_exact.py``).
 
 **Common random numbers.** Continuation ``i`` of a decision throws from one table of dice drawn from
 ``default_rng([seed, game, decision, i])`` (``U[turn, throw, die]``: the ``m``-th throw of the ``t``-th turn after
@@ -75,7 +79,7 @@ from pasch.bots import MultiColumnBot
 from pasch.bots.training import first_throw_mean as _first_throw_mean
 from pasch.bots.training import throw_value as _throw_value
 from pasch.dice import space
-from pasch.engine import Action, GameState, Keep, Roll, Score, Throw, new_game
+from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, Throw, new_game
 from pasch.errors import IllegalActionError
 from pasch.rules import RuleSet, get
 
@@ -93,18 +97,30 @@ class Config:
     margin: float
     z: float
     horizon: int
+    announce: bool = False
+    """Roll out kniffel-4's announcements too (else they are the base bot's)."""
 
 
 Decide = Callable[[GameState], Action]
 
 
 def _run(
-    state: GameState, dice: np.ndarray, decide: Decide, judge: MultiColumnBot, horizon: int = 0, luck: bool = True
+    state: GameState,
+    dice: np.ndarray,
+    decide: Decide,
+    judge: MultiColumnBot,
+    horizon: int = 0,
+    luck: bool = True,
+    before: float = 0.0,
+    throw: int = 0,
 ) -> tuple[float, float]:
     """A solo game played from ``state`` to its end by ``decide``: ``(final total, luck)``.
 
-    The ``m``-th throw of the ``t``-th turn from here shows the first dice of ``dice[t, m]``. With a ``horizon``
-    of ``h > 0`` turns the "final total" is :meth:`MultiColumnBot.sheet_value` after ``h`` turns (a truncated rollout).
+    The ``m``-th throw of the ``t``-th turn from here shows the first dice of ``dice[t, m]``; the rest of a turn
+    begun (``state`` within a turn) throws from ``dice[-1]``, its ``m``-th throw ``dice[-1, m]`` (``throw``: the
+    throws of this turn made before the next, after a keep; ``before``: that keep's expectation, see below).
+    With a ``horizon`` of ``h > 0`` turns the "final total" is :meth:`MultiColumnBot.sheet_value` after ``h`` turns
+    (a truncated rollout).
 
     With ``luck`` the second number sums the luck of every throw: the value of the turn after the throw under
     ``judge``'s turn plan (the base bot's, :func:`_throw_value`) less its exact expectation before the throw.
@@ -113,9 +129,7 @@ def _run(
     a standard deviation of 17 instead of 93).
     """
     turn = -1
-    throw = 0
     luck_sum = 0.0
-    before = 0.0
     while not state.is_terminal:
         if horizon and turn + 1 >= horizon and state.dice is None and not state.is_chance_node:
             return judge.sheet_value(state), luck_sum
@@ -158,9 +172,17 @@ def _base_decide(bot: MultiColumnBot) -> Decide:
     return decide
 
 
-def _finish(bot: MultiColumnBot, state: GameState, dice: np.ndarray, horizon: int = 0, luck: bool = True) -> float:
+def _finish(
+    bot: MultiColumnBot,
+    state: GameState,
+    dice: np.ndarray,
+    horizon: int = 0,
+    luck: bool = True,
+    before: float = 0.0,
+    throw: int = 0,
+) -> float:
     """A continuation: the base bot's luck-adjusted final total from ``state`` on ``dice`` (see :func:`_run`)."""
-    total, luck_sum = _run(state, dice, _base_decide(bot), bot, horizon, luck)
+    total, luck_sum = _run(state, dice, _base_decide(bot), bot, horizon, luck, before, throw)
     return total - luck_sum
 
 
@@ -206,6 +228,40 @@ def _candidates(bot: MultiColumnBot, state: GameState, chosen: Action, k: int, m
     return [chosen] + [a for v, a in valued[: k - 1] if v >= best - margin]
 
 
+def _announce_candidates(bot: MultiColumnBot, state: GameState, k: int, margin: float) -> list[Action] | None:
+    """At a turn's first throw where kniffel-4's announced column is open: the options worth rolling out, the
+    base bot's own first: not announcing (as the action the base bot then takes: its keep or entry) and each
+    box to announce, valued by the bot's turn plans, those within ``margin`` points of the best, at most ``k``.
+    None where no announcement can be made here."""
+    rules = state.rules
+    ann = rules.announced_column
+    if ann is None or state.announced is not None or state.throws_left != rules.throws - 1:
+        return None
+    turn = bot._turn(state)
+    if ann not in turn["deltas"]:
+        return None
+    sp = space(rules.dice, rules.faces)
+    r = sp.roll_index[tuple(sorted(state.dice or ()))]
+    s = 1 if rules.sharp and state.sharp else 0
+    left = state.throws_left
+    valued: list[tuple[float, Action]] = []
+    free = turn["plans"][None]
+    if free is not None:
+        plain = bot._best_keep(state, free, s, r) or bot._entry(state, turn, None, s, r)
+        valued.append((float(free.reach[left][s, r]), plain))
+    for b in turn["deltas"][ann][1]:
+        plan = bot._announced_plan(state, turn, b)
+        valued.append((float(plan.reach[left][s, r]), Announce(rules.categories[b].id)))
+    chosen = bot._decide(state)
+    own = next((v for v, a in valued if a == chosen), None)
+    if own is None:  # the base bot's choice is always a candidate (it announces or plays the plain action)
+        return [chosen]
+    valued.sort(key=lambda x: -x[0])
+    best = valued[0][0]
+    others = [a for v, a in valued if a != chosen and v >= best - margin]
+    return [chosen, *others[: k - 1]]
+
+
 def _dice(rules: RuleSet, seed: Sequence[int]) -> np.ndarray:
     """A table of dice ``U[turn, throw, die]`` for a whole game from ``default_rng(seed)``."""
     turns = rules.n_columns * len(rules.categories) + 1
@@ -246,13 +302,17 @@ def play_logged(cfg: Config, g: int) -> tuple[Row, list[dict[str, Any]]]:
 
     def decide(state: GameState) -> Action:
         action = bot.choose(state, np.random.default_rng(0))
-        if not isinstance(action, Score) or state.announced is not None:
-            return action
+        got = _announce_candidates(bot, state, cfg.k, cfg.margin) if cfg.announce else None
+        announcing = got is not None
+        if got is None:
+            if not isinstance(action, Score) or state.announced is not None:
+                return action
+            got = _candidates(bot, state, action, cfg.k, cfg.margin)
+        cands = got
         decision = counts[0]
         counts[0] += 1
-        cands = _candidates(bot, state, action, cfg.k, cfg.margin)
         if len(cands) == 1:
-            return action
+            return cands[0]
         counts[1] += 1
         totals = np.zeros((cfg.n, len(cands)))
         for i in range(cfg.n):
@@ -260,7 +320,10 @@ def play_logged(cfg: Config, g: int) -> tuple[Row, list[dict[str, Any]]]:
             for j, a in enumerate(cands):
                 after = state.apply(a)
                 assert isinstance(after, GameState)
-                totals[i, j] = _finish(sim, after, table, cfg.horizon)
+                # Within the turn (an announcement, or not announcing and keeping): its next throws from table[-1];
+                # after a keep the luck of the throw is measured from the keep's expectation, as in _run.
+                before = _keep_value(sim, state, a) if isinstance(a, Keep) else 0.0
+                totals[i, j] = _finish(sim, after, table, cfg.horizon, True, before, int(isinstance(a, Keep)))
         diff = totals[:, 1:] - totals[:, :1]  # each candidate against the base bot's choice, paired
         gain = diff.mean(axis=0)
         se = diff.std(axis=0, ddof=1) / math.sqrt(cfg.n) if cfg.n > 1 else np.zeros_like(gain)
@@ -272,6 +335,7 @@ def play_logged(cfg: Config, g: int) -> tuple[Row, list[dict[str, Any]]]:
             {
                 "game": g,
                 "decision": decision,
+                "kind": "announce" if announcing else "entry",
                 "sheet": [list(c.scores) for c in state.sheets[state.current].columns],
                 "dice": list(state.dice or ()),
                 "candidates": [str(a) for a in cands],
@@ -292,7 +356,8 @@ FIELDS = ("game", "base", "base_luck", "rollout", "rollout_luck", "rolled", "sec
 
 def csv_name(cfg: Config) -> str:
     """The CSV of a configuration under ``--dir``: its rules and every setting that changes the games."""
-    return f"{cfg.rules}.seed{cfg.seed}.n{cfg.n}.k{cfg.k}.m{cfg.margin:g}.z{cfg.z:g}.h{cfg.horizon}.csv"
+    name = f"{cfg.rules}.seed{cfg.seed}.n{cfg.n}.k{cfg.k}.m{cfg.margin:g}.z{cfg.z:g}.h{cfg.horizon}"
+    return name + (".ann.csv" if cfg.announce else ".csv")
 
 
 def read_rows(path: Path) -> dict[int, tuple[float, ...]]:
@@ -370,6 +435,9 @@ def main() -> None:
     ap.add_argument("--margin", type=float, default=15.0, help="points behind the best a candidate may lie")
     ap.add_argument("--z", type=float, default=0.0, help="switch only when the gain exceeds z standard errors")
     ap.add_argument("--horizon", type=int, default=0, help="turns per continuation, then the bot's estimate (0: all)")
+    ap.add_argument(
+        "--announce", action="store_true", help="kniffel-4: roll out the announcements too (else the base bot's)"
+    )
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--verbose", action="store_true", help="a line per game")
     ap.add_argument("--dir", type=Path, default=None, help="append a CSV row per game here (runs join by game)")
@@ -384,7 +452,7 @@ def main() -> None:
         return
     rows, labels = [], []
     for rid in args.rules:
-        cfg = Config(rid, args.seed, args.n, args.k, args.margin, args.z, args.horizon)
+        cfg = Config(rid, args.seed, args.n, args.k, args.margin, args.z, args.horizon, args.announce)
         start = time.perf_counter()
         games = range(args.first, args.first + args.games)
         out = log = None

@@ -93,3 +93,21 @@ def test_runs_written_with_dir_join_by_game_in_the_report(
     assert " 1800.0 " in line  # two games in 2 s on average: 1,800 an hour
     with pytest.raises(SystemExit):
         rollout.report(tmp_path / "empty")
+
+
+@pytest.mark.slow
+def test_kniffel_4_announcements_are_rolled_out_with_announce(rollout: ModuleType) -> None:
+    cfg = rollout.Config("kniffel-4", seed=1, n=2, k=3, margin=10.0, z=0.0, horizon=2, announce=True)
+    assert rollout.csv_name(cfg).endswith(".h2.ann.csv")
+    row, records = rollout.play_logged(cfg, 0)
+    kinds = {r["kind"] for r in records}
+    assert kinds == {"announce", "entry"} and row[5] == len(records)
+    for r in records:
+        assert len(r["candidates"]) == len(r["gain"]) == len(r["se"]) >= 2 and r["gain"][0] == 0.0
+        assert r["played"] in r["candidates"]
+        if r["kind"] == "announce":  # announcing a box, or not announcing (the keep or entry played instead)
+            assert any(c.startswith("announce ") for c in r["candidates"])
+            assert all(c.split()[0] in ("announce", "keep", "score") for c in r["candidates"])
+    plain = rollout.Config("kniffel-4", seed=1, n=2, k=3, margin=10.0, z=0.0, horizon=2)
+    _, entries_only = rollout.play_logged(plain, 0)
+    assert {r["kind"] for r in entries_only} == {"entry"}
