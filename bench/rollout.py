@@ -43,6 +43,28 @@ The defaults are the full yardstick: 200 games of each game, 16 continuations, u
 15 points, plain argmax (``--z 0``). It is slow: a continuation is the rest of a game played by the base bot
 in Python, so a kniffel-3 rollout game takes about a minute on a busy core.
 
+Measured 2026-11-28 with the bots that ship now (kniffel-3 with its learned correction, kniffel-4 with the announced
+column's table; ``pasch.bots._multi.TUNED``), seed 2028, N 16, K 4, margin 15, z 0, ``--dir`` and ``--report``;
+the rollout processes at ``nice 19`` beside a CI run and then alone on a shared 2-core machine (load average 3-4):
+
+    rules      games  settings               rollout      adjusted       base      adjusted    gain (adj.)  games/h
+    kniffel-3    200  (entries)            725.8 ±  7.4  727.3 ± 0.9  724.3 ±  7.1  727.2 ± 0.9   +0.1 ± 1.0    75.9
+    kniffel-4     29  --announce           969.9 ± 15.4  972.4 ± 3.7  955.6 ± 17.0  977.4 ± 2.8   -5.1 ± 4.0    28.0
+
+(games/h per process from the rollout games' own seconds; about 32 decisions a kniffel-3 game rolled out, 72 a
+kniffel-4 game: 43 announcements and 29 entries; kniffel-4's run and one of jetsi go on with ``--first``.) On 200
+kniffel-3 games one step of rollout improvement gains nothing measurable: **+0.1 ± 1.0**, so its 95 % upper bound
+is +2.1 points (the 2026-11-26 runs, with the weaker bot of that day, put it at +10). The decisions' records say
+the same: of 6,311 kniffel-3 decisions rolled out the rollout left the bot's choice 878 times, 155 of them by more
+than two standard errors of its estimate, about what chance gives among two to three alternatives each. In kniffel-4
+the announcements, where the bot loses most on the small games of its shape, are rolled out too: averaged over
+the 2,084 decisions of 29 games, every alternative the margin admitted did worse than the bot's choice (an
+announcement instead of the bot's plain keep or entry by 5.4 ± 0.1 points, the plain play instead of its
+announcement by 1.3 ± 0.3, another box instead of the one it announced by 3.0 ± 0.2), and the rollout bot scores
+no more than the bot (-5.1 ± 4.0 so far). So the rollout finds no headroom above the current bots at either
+game; the targets of issue 28 (800 for kniffel-3, 1000 for kniffel-4) lie about 73 and 20 points above them
+(726.2 and 980.1 over 2,000 games, ``bench/learned.py``).
+
 Measured 2026-11-26 (seed 2028, K 4, margin 15, z 0, 2 jobs on a shared 2-core machine at load average 4-10;
 runs of games 0..n joined with ``--first``; mean ± standard error):
 
