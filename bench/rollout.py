@@ -250,11 +250,13 @@ def _candidates(bot: MultiColumnBot, state: GameState, chosen: Action, k: int, m
     return [chosen] + [a for v, a in valued[: k - 1] if v >= best - margin]
 
 
-def _announce_candidates(bot: MultiColumnBot, state: GameState, k: int, margin: float) -> list[Action] | None:
+def _announce_candidates(
+    bot: MultiColumnBot, state: GameState, chosen: Action, k: int, margin: float
+) -> list[Action] | None:
     """At a turn's first throw where kniffel-4's announced column is open: the options worth rolling out, the
-    base bot's own first: not announcing (as the action the base bot then takes: its keep or entry) and each
-    box to announce, valued by the bot's turn plans, those within ``margin`` points of the best, at most ``k``.
-    None where no announcement can be made here."""
+    base bot's own ``chosen`` first: not announcing (as the action the base bot then takes: its keep or entry)
+    and each box to announce, valued by the bot's turn plans, those within ``margin`` points of the best, at most
+    ``k``. None where no announcement can be made here."""
     rules = state.rules
     ann = rules.announced_column
     if ann is None or state.announced is not None or state.throws_left != rules.throws - 1:
@@ -274,9 +276,7 @@ def _announce_candidates(bot: MultiColumnBot, state: GameState, k: int, margin: 
     for b in turn["deltas"][ann][1]:
         plan = bot._announced_plan(state, turn, b)
         valued.append((float(plan.reach[left][s, r]), Announce(rules.categories[b].id)))
-    chosen = bot._decide(state)
-    own = next((v for v, a in valued if a == chosen), None)
-    if own is None:  # the base bot's choice is always a candidate (it announces or plays the plain action)
+    if all(a != chosen for _, a in valued):  # the bot's fallback (its model disagreed with the engine): no rollout
         return [chosen]
     valued.sort(key=lambda x: -x[0])
     best = valued[0][0]
@@ -305,8 +305,9 @@ Row = tuple[int, float, float, float, float, int, float]
 
 def play_logged(cfg: Config, g: int) -> tuple[Row, list[dict[str, Any]]]:
     """:func:`play`, and a record of every decision rolled out: the game, the decision's index among the turn
-    ends, the sheet (each column's boxes, None where open), the dice, the candidates (the base bot's choice
-    first) with their mean gain over it and its standard error, and what was played."""
+    ends (and, with ``announce``, the first throws where an announcement could be made), its kind, the sheet
+    (each column's boxes, None where open), the dice, the candidates (the base bot's choice first) with their
+    mean gain over it and its standard error, and what was played."""
     rules = get(cfg.rules)
     dice = _dice(rules, [cfg.seed, g])
     judge = MultiColumnBot()
@@ -324,7 +325,7 @@ def play_logged(cfg: Config, g: int) -> tuple[Row, list[dict[str, Any]]]:
 
     def decide(state: GameState) -> Action:
         action = bot.choose(state, np.random.default_rng(0))
-        got = _announce_candidates(bot, state, cfg.k, cfg.margin) if cfg.announce else None
+        got = _announce_candidates(bot, state, action, cfg.k, cfg.margin) if cfg.announce else None
         announcing = got is not None
         if got is None:
             if not isinstance(action, Score) or state.announced is not None:
@@ -336,16 +337,22 @@ def play_logged(cfg: Config, g: int) -> tuple[Row, list[dict[str, Any]]]:
         if len(cands) == 1:
             return cands[0]
         counts[1] += 1
+        # Each candidate's state, and where it is within the turn (an announcement, or not announcing and keeping):
+        # its next throws come from table[-1], and after a keep the throw's luck is measured from the keep's
+        # expectation, as in _run. The same for every continuation.
+        starts = []
+        for a in cands:
+            after = state.apply(a)
+            assert isinstance(after, GameState)
+            if isinstance(a, Keep):
+                starts.append((after, _keep_value(sim, state, a), 1))
+            else:
+                starts.append((after, 0.0, 0))
         totals = np.zeros((cfg.n, len(cands)))
         for i in range(cfg.n):
             table = _dice(rules, [cfg.seed, g, decision, i])
-            for j, a in enumerate(cands):
-                after = state.apply(a)
-                assert isinstance(after, GameState)
-                # Within the turn (an announcement, or not announcing and keeping): its next throws from table[-1];
-                # after a keep the luck of the throw is measured from the keep's expectation, as in _run.
-                before = _keep_value(sim, state, a) if isinstance(a, Keep) else 0.0
-                totals[i, j] = _finish(sim, after, table, cfg.horizon, True, before, int(isinstance(a, Keep)))
+            for j, (after, before, throw) in enumerate(starts):
+                totals[i, j] = _finish(sim, after, table, cfg.horizon, True, before, throw)
         diff = totals[:, 1:] - totals[:, :1]  # each candidate against the base bot's choice, paired
         gain = diff.mean(axis=0)
         se = diff.std(axis=0, ddof=1) / math.sqrt(cfg.n) if cfg.n > 1 else np.zeros_like(gain)
