@@ -9,6 +9,11 @@ played and runs of other game ranges (``--first``) join; ``--report`` prints the
 file's games joined by index. Beside each CSV a ``.decisions.jsonl`` file records every decision rolled out (the
 sheet, the dice, the candidates with their gains over the base bot's choice, what was played;
 :func:`play_logged`): where the rollout disagrees with the base bot, which is what a better bot must learn.
+``--report`` sums them up too (:func:`decision_rows`), per kind of decision (kniffel-4's announcements split by
+what the bot chose and what the alternative does: announce a box, or the plain play): the alternatives rolled
+out, their mean gain over the bot's choice, how many of them lie more than two standard errors of their own
+estimate above or below it, and how many would lie above by chance if every alternative were exactly as good as
+the bot's choice (2.28 % of them), the reference that says whether the rollout's switches are more than noise.
 
 The **rollout bot** plays like the strongest multi-column bot (:class:`pasch.bots.MultiColumnBot`, "base":
 per-column exact values with slack tables and an exact search inside the turn) except where a turn ends:
@@ -453,6 +458,87 @@ def report(folder: Path) -> None:
     )
 
 
+def read_decisions(path: Path) -> list[dict[str, Any]]:
+    """The decision records of a ``.decisions.jsonl`` file, a game played twice counting once (its later run: a
+    game's records start again at decision 0)."""
+    games: dict[int, list[dict[str, Any]]] = {}
+    with path.open() as fh:
+        for line in fh:
+            rec = json.loads(line)
+            got = games.setdefault(int(rec["game"]), [])
+            if got and rec["decision"] <= got[-1]["decision"]:
+                got.clear()
+            got.append(rec)
+    return [rec for g in sorted(games) for rec in games[g]]
+
+
+def _family(action: str) -> str:
+    """What an alternative does, coarsely: ``announce`` a box, or the ``plain`` play (a keep or an entry)."""
+    return "announce" if action.startswith("announce") else "plain"
+
+
+def decision_rows(records: list[dict[str, Any]]) -> list[tuple[str, int, int, tuple[float, float], int, int, int]]:
+    """Per kind of decision and of alternative (``entry``; ``announce``: the bot's choice and the alternative,
+    each ``announce`` or ``plain``): (label, decisions, alternatives rolled out, mean gain of an alternative over
+    the bot's choice with its standard error across alternatives, alternatives better by more than two standard
+    errors of their own estimate, worse by as much, decisions where the rollout left the bot's choice)."""
+    groups: dict[str, list[tuple[float, float]]] = {}
+    decisions: dict[str, set[tuple[int, int]]] = {}
+    switched: dict[str, set[tuple[int, int]]] = {}
+    for rec in records:
+        key = (int(rec["game"]), int(rec["decision"]))
+        base = rec["candidates"][0]
+        for alt, gain, se in zip(rec["candidates"][1:], rec["gain"][1:], rec["se"][1:], strict=True):
+            kind = rec.get("kind", "entry")  # the first records, before announcements were rolled out, have none
+            label = kind if kind != "announce" else f"announce: {_family(base)} -> {_family(alt)}"
+            groups.setdefault(label, []).append((float(gain), float(se)))
+            decisions.setdefault(label, set()).add(key)
+            if rec["played"] != base:
+                switched.setdefault(label, set()).add(key)
+    out = []
+    for label in sorted(groups):
+        pairs = np.array(groups[label])
+        gains, ses = pairs[:, 0], pairs[:, 1]
+        out.append(
+            (
+                label,
+                len(decisions[label]),
+                len(pairs),
+                _mean_se(gains),
+                int(np.sum(gains > 2 * ses)),
+                int(np.sum(gains < -2 * ses)),
+                len(switched.get(label, ())),
+            )
+        )
+    return out
+
+
+def print_decisions(folder: Path) -> None:
+    """The table of :func:`decision_rows` for every ``.decisions.jsonl`` under ``folder``."""
+    print(
+        f"\n{'rules':10} {'decisions':30} {'games':>5} {'decisions':>9} {'alternatives':>12} "
+        f"{'alt. - bot':>13} {'> 2 se':>6} {'< -2 se':>7} {'chance':>6} {'switched':>8}"
+    )
+    for path in sorted(folder.glob("*.decisions.jsonl")):
+        records = read_decisions(path)
+        if not records:
+            continue
+        name = path.name[: -len(".decisions.jsonl")]
+        rid = name.partition(".")[0]
+        games = len({rec["game"] for rec in records})
+        for label, n, alts, (mean, se), better, worse, moved in decision_rows(records):
+            print(
+                f"{rid:10} {label:30} {games:5d} {n:9d} {alts:12d} {mean:+7.2f} ± {se:4.2f} {better:6d} {worse:7d} "
+                f"{0.0228 * alts:6.0f} {moved:8d}"
+            )
+    print(
+        "(alt. - bot: the mean gain of an alternative over the base bot's choice, ± its standard error across the "
+        "alternatives; > 2 se / < -2 se: alternatives whose own estimate is that far above / below the bot's choice; "
+        "chance: how many would lie above two standard errors if every alternative were exactly as good as the "
+        "bot's choice (2.28 % of them); switched: decisions where the rollout played an alternative)"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--rules", nargs="+", default=list(RULES), choices=RULES)
@@ -478,6 +564,7 @@ def main() -> None:
         if args.dir is None:
             ap.error("--report reads --dir")
         report(args.dir)
+        print_decisions(args.dir)
         return
     rows, labels = [], []
     for rid in args.rules:
@@ -529,4 +616,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BrokenPipeError:  # the reader stopped early (``--report | head``): not an error of the run
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        raise SystemExit(1) from None

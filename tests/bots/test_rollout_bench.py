@@ -4,6 +4,7 @@ luck-adjusted totals are unbiased), and a game of it runs end to end."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -93,6 +94,39 @@ def test_runs_written_with_dir_join_by_game_in_the_report(
     assert " 1800.0 " in line  # two games in 2 s on average: 1,800 an hour
     with pytest.raises(SystemExit):
         rollout.report(tmp_path / "empty")
+
+
+def test_decision_records_are_summed_per_kind_with_a_game_played_twice_counted_once(
+    rollout: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def rec(game: int, decision: int, kind: str, cands: list[str], gain: list[float], se: list[float], played: int):
+        return {"game": game, "decision": decision, "kind": kind, "sheet": [], "dice": [1, 2, 3, 4, 5],
+                "candidates": cands, "gain": gain, "se": se, "played": cands[played]}  # fmt: skip
+
+    records = [
+        rec(0, 0, "entry", ["score 1:ones", "score 2:ones"], [0.0, 5.0], [0.0, 1.0], 1),  # an earlier run of game 0
+        rec(1, 0, "announce", ["announce fours", "keep 4 4", "announce fives"], [0.0, 3.0, -4.0], [0, 1.0, 1.0], 1),
+        rec(1, 1, "entry", ["score 1:ones", "score 3:ones", "score 2:twos"], [0.0, -1.0, -3.0], [0, 1.0, 1.0], 0),
+        rec(0, 0, "entry", ["score 1:ones", "score 2:ones"], [0.0, -6.0], [0.0, 2.0], 0),  # game 0 again: counts
+        rec(0, 1, "entry", ["score 1:twos", "score 2:twos"], [0.0, 1.0], [0.0, 1.0], 0),
+    ]
+    path = tmp_path / "kniffel-4.seed1.n2.k3.m10.z0.h2.ann.decisions.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    got = rollout.read_decisions(path)
+    assert [(r["game"], r["decision"]) for r in got] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert got[0]["gain"] == [0.0, -6.0]  # the later run of game 0
+    rows = {row[0]: row for row in rollout.decision_rows(got)}
+    assert set(rows) == {"entry", "announce: announce -> plain", "announce: announce -> announce"}
+    _, n, alts, (mean, se), better, worse, moved = rows["entry"]
+    # alternatives -6 (se 2), +1 (se 1), -1 and -3 (se 1): mean -2.25; -6 and -3 below two se, none above
+    assert (n, alts, better, worse, moved) == (3, 4, 0, 2, 0) and mean == pytest.approx(-2.25)
+    assert se == pytest.approx(np.std([-6.0, 1.0, -1.0, -3.0], ddof=1) / 2)
+    assert rows["announce: announce -> plain"][1:3] == (1, 1) and rows["announce: announce -> plain"][4:] == (1, 0, 1)
+    assert rows["announce: announce -> announce"][3][0] == -4.0 and rows["announce: announce -> announce"][5] == 1
+    rollout.print_decisions(tmp_path)
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("kniffel-4") and " entry " in x)
+    assert "-2.25 ±" in line and line.split()[2:5] == ["2", "3", "4"]  # games, decisions, alternatives
 
 
 @pytest.mark.slow

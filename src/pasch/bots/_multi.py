@@ -324,7 +324,17 @@ kept), on kniffel-4's games 0-399 paired against these settings (2026-11-28): m 
 1 +0.9 +- 0.9, -1 -3.2 +- 0.9, -4 -17.3 +- 1.0. In play (300 seeded games) the columns score 199.6 (down), 212.9
 (up), 250.9 (announced) and 318.9 (free), with 15.2 announcements a game. With the announced column's table in,
 the other columns' credited slack is still at its best (the same games and pairing): ``slack_factor`` 0.2 -0.8 +-
-1.0, 0.4 -5.7 +- 1.0; ``free_slack`` 0.2 -0.6 +- 0.8, 0.4 -1.5 +- 0.7, 0.5 -2.1 +- 0.9."""
+1.0, 0.4 -5.7 +- 1.0; ``free_slack`` 0.2 -0.6 +- 0.8, 0.4 -1.5 +- 0.7, 0.5 -2.1 +- 0.9.
+
+Jetsi's free column is used as much as it should be, as far as a premium can tell. The rollout yardstick
+(``bench/rollout.py``) read +2.7 +- 1.3 points on its first 94 jetsi games, and most of its switches moved an entry
+from a fixed-order column to the free one. A premium for every free-column entry (points, scaled like the announced
+slot by the share of boxes still open, ``p * t_after / N``; a scratch setting, not kept), on jetsi's games 0-399
+paired against these settings (2026-11-28, ``bench/learned.py``, the shipped model): p = 1.5 -0.1 +- 0.7, 3 -0.4 +-
+0.8, 6 -9.1 +- 0.9, -2 -3.2 +- 0.6, -4 -7.4 +- 0.8; growing instead as the sheet fills (``p * (1 - t_after / N)``):
+p = 1 -0.6 +- 0.4, 2 -1.1 +- 0.5, -1 -1.4 +- 0.4. The switches are no more than chance gives (``--report``'s
+decisions table: 117 alternatives above two standard errors of 8,976 rolled out, where 205 would be if every
+alternative were as good as the bot's choice)."""
 
 
 @dataclass
