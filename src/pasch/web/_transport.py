@@ -143,12 +143,92 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
     has no such class: the application then sends through ASGI only)."""
     try:
         from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol as Base
+        from websockets.frames import Frame, Opcode
         from websockets.protocol import OPEN
     except ImportError:  # an older uvicorn or websockets
         return "auto"
+    try:
+        from websockets.speedups import apply_mask
+    except ImportError:  # websockets without its C extension
+        from websockets.utils import apply_mask
 
     class Direct(Base):
-        """:class:`WebSocketsSansIOProtocol` whose application may write text frames without ASGI."""
+        """:class:`WebSocketsSansIOProtocol` whose application may write text frames without ASGI, and whose
+        client's plain text frames and pongs are read without the library's frame parser (:meth:`data_received`)."""
+
+        _pasch_partial = b""
+        """The start of a frame not complete in the reads so far (the library's parser has none of it)."""
+
+        def data_received(self, data: bytes) -> None:
+            """Read the client's frames one at a time, each one complete: a final, masked text frame (outside a
+            fragmented message) or pong here, as the library would (each text a ``websocket.receive`` on the
+            application's queue, reading paused until it takes it; each pong to :meth:`handle_pong`); any other
+            frame (a ping, a close, a fragment, binary, an extension's bits, a payload not UTF-8) to the library
+            alone, which answers or fails as always. The start of a frame not complete yet waits here for the rest
+            (a frame over the size limit goes to the library at once, which refuses it). So the application sees
+            what the library would show it had each frame come in a read of its own, and the library, which drops
+            the messages parsed in the read where a protocol error comes, never has more than one frame in a read.
+            Only while the library's parser stands between frames with nothing buffered (it has all that came
+            before the handshake was complete): else the rest goes there.
+            """
+            conn = self.conn
+            if not self.handshake_complete:
+                super().data_received(data)
+                return
+            if self._pasch_partial:
+                data, self._pasch_partial = self._pasch_partial + data, b""
+            limit = conn.max_message_size
+            view = memoryview(data)
+            at, end = 0, len(data)
+            while at < end:
+                if not _between_frames(conn, OPEN):
+                    super().data_received(data[at:] if at else data)
+                    return
+                start = at + 2
+                if start > end:
+                    break
+                head, size = data[at], data[at + 1]
+                masked = size & 0x80
+                size &= 0x7F
+                if size == 126:
+                    size = int.from_bytes(data[start : start + 2], "big")
+                    start += 2
+                elif size == 127:
+                    size = int.from_bytes(data[start : start + 8], "big")
+                    start += 8
+                start += 4 if masked else 0
+                if start > end:
+                    break
+                if limit is not None and size > limit:  # refused by the library from its header
+                    super().data_received(data[at:] if at else data)
+                    return
+                frame_end = start + size
+                if frame_end > end:
+                    break
+                if masked and ((head == 0x81 and conn.current_size is None) or (head == 0x8A and size <= 125)):
+                    payload = apply_mask(view[start:frame_end], data[start - 4 : start])
+                    if head == 0x8A:
+                        self.handle_pong(Frame(Opcode.PONG, payload))
+                        at = frame_end
+                        continue
+                    try:
+                        text = payload.decode()
+                    except UnicodeDecodeError:
+                        text = None
+                    if text is not None:
+                        if not self.close_sent:  # past the application's close: discarded, as the library does
+                            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+                            if not self.read_paused:
+                                self.read_paused = True
+                                self.transport.pause_reading()
+                        at = frame_end
+                        continue
+                super().data_received(data[at:frame_end])
+                if conn.parser_exc is not None or self.transport.is_closing():  # refused: the rest is never read
+                    return
+                at = frame_end
+            if at < end:
+                self._pasch_partial = bytes(data[at:])
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
@@ -182,6 +262,27 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
             return True
 
     return Direct
+
+
+def _between_frames(conn: Any, open_state: Any) -> bool:
+    """Whether the library's parser stands between two frames of an open connection with nothing buffered and no
+    extension: there the next bytes start a frame, and reading plain frames
+    past the library leaves it as it would be after reading them itself. Its parser (the server's, which hands on
+    to the frame loop ``Protocol.parse``) then waits in its reader's end-of-stream check (``StreamReader.at_eof``);
+    inside a frame it waits in a read of the frame's bytes, which may leave the buffer empty too. A library whose
+    parser looks otherwise is never bypassed."""
+    if conn.state is not open_state or conn.extensions or conn.parser_exc:
+        return False
+    if conn.reader.buffer:
+        return False
+    outer, inner = None, conn.parser
+    for _ in range(4):  # the server's parser delegates to the frame loop, which waits in the reader
+        below = getattr(inner, "gi_yieldfrom", None)
+        if below is None:
+            break
+        outer, inner = inner, below
+    name = getattr(getattr(inner, "gi_code", None), "co_name", "")
+    return name == "at_eof" and getattr(getattr(outer, "gi_code", None), "co_name", "") == "parse"
 
 
 def text_frame(text: str) -> bytes:
