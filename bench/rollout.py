@@ -48,27 +48,42 @@ The defaults are the full yardstick: 200 games of each game, 16 continuations, u
 15 points, plain argmax (``--z 0``). It is slow: a continuation is the rest of a game played by the base bot
 in Python, so a kniffel-3 rollout game takes about a minute on a busy core.
 
-Measured 2026-11-28 with the bots that ship now (kniffel-3 with its learned correction, kniffel-4 with the announced
-column's table; ``pasch.bots._multi.TUNED``), seed 2028, N 16, K 4, margin 15, z 0, ``--dir`` and ``--report``;
-the rollout processes at ``nice 19`` beside a CI run and then alone on a shared 2-core machine (load average 3-4):
+Measured 2026-11-28 with the bots that ship now (kniffel-3 and jetsi with their learned corrections, kniffel-4
+with the announced column's table; ``pasch.bots._multi.TUNED``), seed 2028, N 16, K 4, margin 15, z 0, ``--dir``
+and ``--report``, runs of game ranges joined with ``--first``; the rollout processes at ``nice 19`` beside CI runs
+and benchmarks and then alone on a shared 2-core machine (load average 1-4):
 
     rules      games  settings               rollout      adjusted       base      adjusted    gain (adj.)  games/h
+    jetsi        200  (entries)            723.1 ±  7.4  735.4 ± 0.9  726.2 ±  7.8  734.0 ± 0.9   +1.4 ± 1.0    39.0
     kniffel-3    200  (entries)            725.8 ±  7.4  727.3 ± 0.9  724.3 ±  7.1  727.2 ± 0.9   +0.1 ± 1.0    75.9
-    kniffel-4     29  --announce           969.9 ± 15.4  972.4 ± 3.7  955.6 ± 17.0  977.4 ± 2.8   -5.1 ± 4.0    28.0
+    kniffel-4     52  --announce           959.3 ± 14.0  967.0 ± 3.0  967.5 ± 13.7  976.6 ± 2.1   -9.5 ± 3.3    21.2
 
-(games/h per process from the rollout games' own seconds; about 32 decisions a kniffel-3 game rolled out, 72 a
-kniffel-4 game: 43 announcements and 29 entries; kniffel-4's run and one of jetsi go on with ``--first``.) On 200
-kniffel-3 games one step of rollout improvement gains nothing measurable: **+0.1 ± 1.0**, so its 95 % upper bound
-is +2.1 points (the 2026-11-26 runs, with the weaker bot of that day, put it at +10). The decisions' records say
-the same: of 6,311 kniffel-3 decisions rolled out the rollout left the bot's choice 878 times, 155 of them by more
-than two standard errors of its estimate, about what chance gives among two to three alternatives each. In kniffel-4
-the announcements, where the bot loses most on the small games of its shape, are rolled out too: averaged over
-the 2,084 decisions of 29 games, every alternative the margin admitted did worse than the bot's choice (an
-announcement instead of the bot's plain keep or entry by 5.4 ± 0.1 points, the plain play instead of its
-announcement by 1.3 ± 0.3, another box instead of the one it announced by 3.0 ± 0.2), and the rollout bot scores
-no more than the bot (-5.1 ± 4.0 so far). So the rollout finds no headroom above the current bots at either
-game; the targets of issue 28 (800 for kniffel-3, 1000 for kniffel-4) lie about 73 and 20 points above them
-(726.2 and 980.1 over 2,000 games, ``bench/learned.py``).
+    rules      decisions                      games decisions alternatives    alt. - bot > 2 se < -2 se chance
+    jetsi      entry                            200      6268        14153   -7.32 ± 0.04    190   10294    323
+    kniffel-3  entry                            200      6311        14337   -7.34 ± 0.04    166   10534    327
+    kniffel-4  announce: announce -> announce    52       618         1197   -3.14 ± 0.13     15     292     27
+    kniffel-4  announce: announce -> plain       52       661          661   -1.06 ± 0.18     27     103     15
+    kniffel-4  announce: plain -> announce       52      1544         3575   -5.41 ± 0.08     16    1646     82
+    kniffel-4  entry                             52      1485         3298   -7.20 ± 0.10     51    2095     75
+
+(games/h per process from the rollout games' own seconds; about 31 decisions a jetsi or kniffel-3 game rolled out,
+72 a kniffel-4 game: 43 announcements and 29 entries; kniffel-4's run goes on with ``--first``.) **On 200 games
+each of jetsi and kniffel-3 one step of rollout improvement gains nothing significant**: +1.4 ± 1.0 and +0.1 ± 1.0
+points, 95 % upper bounds +3.4 and +2.1 (the 2026-11-26 runs, with the weaker bots of that day, allowed +10). The
+decisions say the same: in no kind of decision do more alternatives beat the bot's choice by two standard errors
+than chance would give if every alternative were exactly as good (jetsi 190 of 14,153 against 323, kniffel-3 166
+of 14,337 against 327; the alternatives lose 7.3 points on average, so even that count is generous). Jetsi's
+first 94 games read +2.7 ± 1.3, and most significant switches moved an entry into the free column; a premium for
+free-column entries found nothing (``TUNED``'s docstring), and the lead faded to +1.4 ± 1.0 over 200 games. In
+kniffel-4 the announcements, where the bot loses most on the small games of its shape, are rolled out too: every
+kind of alternative the margin admitted did worse than the bot's choice on average (an announcement instead of the
+bot's plain keep or entry by 5.4 points, the plain play instead of its announcement by 1.1, another box instead of
+the one it announced by 3.1), and only announce -> plain has a few more significant gains than chance (27 against
+15, each estimate's own noise). The rollout bot scores 9.5 ± 3.3 points *less* than the bot: with 72 decisions a
+game and 16 continuations each, taking the best-looking of up to four noisy estimates leaves a good choice often
+enough to cost points (the winner's curse; ``--z 2`` would only switch on a clear gain). So the rollout finds no
+headroom above the current bots; the targets of issue 28 (780 for jetsi, 800 for kniffel-3, 1000 for kniffel-4)
+lie about 48, 74 and 20 points above them (731.9, 726.2 and 980.1 over 2,000 games; ``bench/learned.py``).
 
 Measured 2026-11-26 (seed 2028, K 4, margin 15, z 0, 2 jobs on a shared 2-core machine at load average 4-10;
 runs of games 0..n joined with ``--first``; mean ± standard error):
