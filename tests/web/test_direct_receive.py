@@ -204,3 +204,23 @@ def test_plain_texts_and_pongs_are_read_past_the_library_in_order() -> None:
     for cut in (0, 1, 5, 36, 37, 44, len(data) - 1, len(data)):
         messages, pending, parsed = asyncio.run(run(cut))
         assert [m["text"] for m in messages] == texts and pending is None and parsed == [], cut
+
+
+def test_a_large_frame_in_many_reads_is_one_message() -> None:
+    """A frame near the size limit arriving ten bytes at a time is gathered beside the library (appended in place,
+    not copied again at every read) and read as one message; the library is never stepped."""
+    text = "x" * (MAX_SIZE - 4) + "ü"
+    data = b"".join(_frames([("text", text), ("text", "after")]))
+
+    async def run() -> tuple[list[dict[str, Any]], list[bytes]]:
+        direct_cls = direct_websocket_protocol()
+        assert not isinstance(direct_cls, str)
+        proto, _ = await _open(direct_cls)
+        parsed: list[bytes] = []
+        proto.conn.receive_data = parsed.append
+        for at in range(0, len(data), 10):
+            proto.data_received(data[at : at + 10])
+        return _messages(proto), parsed
+
+    messages, parsed = asyncio.run(run())
+    assert [m["text"] for m in messages] == [text, "after"] and parsed == []

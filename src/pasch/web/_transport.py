@@ -156,8 +156,9 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
         """:class:`WebSocketsSansIOProtocol` whose application may write text frames without ASGI, and whose
         client's plain text frames and pongs are read without the library's frame parser (:meth:`data_received`)."""
 
-        _pasch_partial = b""
-        """The start of a frame not complete in the reads so far (the library's parser has none of it)."""
+        _pasch_partial: bytes | bytearray = b""
+        """The start of a frame not complete in the reads so far (the library's parser has none of it); a large
+        frame's reads are appended to it in place, not copied again at each read."""
 
         def data_received(self, data: bytes) -> None:
             """Read the client's frames one at a time, each one complete: a final, masked text frame (outside a
@@ -175,38 +176,39 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
             if not self.handshake_complete:
                 super().data_received(data)
                 return
+            buf: bytes | bytearray = data
             if self._pasch_partial:
-                data, self._pasch_partial = self._pasch_partial + data, b""
+                buf, self._pasch_partial = self._pasch_partial, b""
+                buf += data
             limit = conn.max_message_size
-            view = memoryview(data)
-            at, end = 0, len(data)
+            at, end = 0, len(buf)
             while at < end:
                 if not _between_frames(conn, OPEN):
-                    super().data_received(data[at:] if at else data)
+                    super().data_received(bytes(buf[at:] if at else buf))
                     return
                 start = at + 2
                 if start > end:
                     break
-                head, size = data[at], data[at + 1]
+                head, size = buf[at], buf[at + 1]
                 masked = size & 0x80
                 size &= 0x7F
                 if size == 126:
-                    size = int.from_bytes(data[start : start + 2], "big")
+                    size = int.from_bytes(buf[start : start + 2], "big")
                     start += 2
                 elif size == 127:
-                    size = int.from_bytes(data[start : start + 8], "big")
+                    size = int.from_bytes(buf[start : start + 8], "big")
                     start += 8
                 start += 4 if masked else 0
                 if start > end:
                     break
                 if limit is not None and size > limit:  # refused by the library from its header
-                    super().data_received(data[at:] if at else data)
+                    super().data_received(bytes(buf[at:] if at else buf))
                     return
                 frame_end = start + size
                 if frame_end > end:
                     break
                 if masked and ((head == 0x81 and conn.current_size is None) or (head == 0x8A and size <= 125)):
-                    payload = apply_mask(view[start:frame_end], data[start - 4 : start])
+                    payload = apply_mask(buf[start:frame_end], buf[start - 4 : start])
                     if head == 0x8A:
                         self.handle_pong(Frame(Opcode.PONG, payload))
                         at = frame_end
@@ -223,12 +225,12 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
                                 self.transport.pause_reading()
                         at = frame_end
                         continue
-                super().data_received(data[at:frame_end])
+                super().data_received(bytes(buf[at:frame_end]))
                 if conn.parser_exc is not None or self.transport.is_closing():  # refused: the rest is never read
                     return
                 at = frame_end
             if at < end:
-                self._pasch_partial = bytes(data[at:])
+                self._pasch_partial = buf if at == 0 and isinstance(buf, bytearray) else bytearray(buf[at:])
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
