@@ -503,8 +503,8 @@ def decision_rows(records: list[dict[str, Any]]) -> list[tuple[str, int, int, tu
     for rec in records:
         key = (int(rec["game"]), int(rec["decision"]))
         base = rec["candidates"][0]
+        kind = rec.get("kind", "entry")  # the first records, before announcements were rolled out, have none
         for alt, gain, se in zip(rec["candidates"][1:], rec["gain"][1:], rec["se"][1:], strict=True):
-            kind = rec.get("kind", "entry")  # the first records, before announcements were rolled out, have none
             label = kind if kind != "announce" else f"announce: {_family(base)} -> {_family(alt)}"
             groups.setdefault(label, []).append((float(gain), float(se)))
             decisions.setdefault(label, set()).add(key)
@@ -538,8 +538,7 @@ def print_decisions(folder: Path) -> None:
         records = read_decisions(path)
         if not records:
             continue
-        name = path.name[: -len(".decisions.jsonl")]
-        rid = name.partition(".")[0]
+        rid = path.name.partition(".")[0]
         games = len({rec["game"] for rec in records})
         for label, n, alts, (mean, se), better, worse, moved in decision_rows(records):
             print(

@@ -164,8 +164,8 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
             """Read the client's frames one at a time, each one complete: a final, masked text frame (outside a
             fragmented message) or pong here, as the library would (each text a ``websocket.receive`` on the
             application's queue, reading paused until it takes it; each pong to :meth:`handle_pong`); any other
-            frame (a ping, a close, a fragment, binary, an extension's bits, a payload not UTF-8) to the library
-            alone, which answers or fails as always. The start of a frame not complete yet waits here for the rest
+            frame (a ping, a close, a fragment, binary, an extension's bits) to the library alone, which answers
+            or fails as always. The start of a frame not complete yet waits here for the rest
             (a frame over the size limit goes to the library at once, which refuses it). So the application sees
             what the library would show it had each frame come in a read of its own, and the library, which drops
             the messages parsed in the read where a protocol error comes, never has more than one frame in a read.
@@ -182,8 +182,9 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
                 buf += data
             limit = conn.max_message_size
             at, end = 0, len(buf)
+            mine = _between_frames(conn, OPEN)  # changes only where the library reads a frame
             while at < end:
-                if not _between_frames(conn, OPEN):
+                if not mine:
                     super().data_received(bytes(buf[at:] if at else buf))
                     return
                 start = at + 2
@@ -211,24 +212,17 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
                     payload = apply_mask(buf[start:frame_end], buf[start - 4 : start])
                     if head == 0x8A:
                         self.handle_pong(Frame(Opcode.PONG, payload))
-                        at = frame_end
-                        continue
-                    try:
-                        text = payload.decode()
-                    except UnicodeDecodeError:
-                        text = None
-                    if text is not None:
-                        if not self.close_sent:  # past the application's close: discarded, as the library does
-                            self.queue.put_nowait({"type": "websocket.receive", "text": text})
-                            if not self.read_paused:
-                                self.read_paused = True
-                                self.transport.pause_reading()
-                        at = frame_end
-                        continue
-                super().data_received(bytes(buf[at:frame_end]))
+                    else:  # uvicorn's own delivery of a text frame (its handle_text): decoded, queued, reading
+                        # paused; a payload that is not UTF-8 closes the connection (1007)
+                        self.curr_msg_data_type = "text"
+                        self.frames = [payload]
+                        self.send_receive_event_to_app()
+                else:
+                    super().data_received(bytes(buf[at:frame_end]))
+                    mine = _between_frames(conn, OPEN)
+                at = frame_end
                 if conn.parser_exc is not None or self.transport.is_closing():  # refused: the rest is never read
                     return
-                at = frame_end
             if at < end:
                 self._pasch_partial = buf if at == 0 and isinstance(buf, bytearray) else bytearray(buf[at:])
 
