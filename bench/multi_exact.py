@@ -1,7 +1,7 @@
 """Issue 28, items 1 and 3: the multi-column bot against exact optimal play, on small multi-column games.
 
 Usage: ``python bench/multi_exact.py [--rules plain bonus straight dump] [--games 4000] [--seed 7]``, or
-``python bench/multi_exact.py --rollout``
+``python bench/multi_exact.py --rollout``, or ``python bench/multi_exact.py --bound``
 
 The multi-column games are too large to solve (the state is the product of three or four sheets), so how far
 above :class:`pasch.bots.MultiColumnBot` good play lies was so far only bounded from below, by rollouts
@@ -95,6 +95,26 @@ And ``--rollout``:
 
 One step of rollout improvement recovers 58-66 % of the gap to optimal play on these games: here the rollout
 yardstick sees most of the headroom, not all of it.
+
+``--bound`` bounds the optimum from above, also for the full games (:func:`column_bound`): each column played
+alone with every turn of the game its own, free to let ``(C - 1) * n`` of them pass (the slack tables at full
+slack). Measured 2026-11-28 (tables built in 1-30 s each, without the cache):
+
+    rules     per-column  optimum    bound optimum / bound  columns at full slack
+    plain         94.457  149.296  185.232           0.806  65.20 + 59.73 + 60.30
+    bonus        108.156  165.797  211.462           0.784  74.90 + 67.76 + 68.80
+    straight     160.362  246.440  302.845           0.814  106.60 + 97.67 + 98.58
+    dump         114.742  187.001  219.965           0.850  76.82 + 71.33 + 71.82
+    k4-plain     127.675  201.914  263.516           0.766  63.92 + 64.60 + 67.50 + 67.50
+    k4-kind      142.051  229.841  300.321           0.765  70.55 + 73.97 + 77.90 + 77.90
+    jetsi              -        - 1012.435               -  416.68 + 286.58 + 309.18
+    kniffel-3          -        - 1004.553               -  284.74 + 306.78 + 413.03
+    kniffel-4          -        - 1642.138               -  319.65 + 376.29 + 473.10 + 473.10
+
+The bound is true but loose: on the small games the optimum lies 15-24 % below it, and on the full games, whose
+columns may each let 26 or 39 turns pass where the small ones let 8-15, it is looser still (kniffel-4's 1642
+against a bot at 980). So it cannot say whether issue 28's targets (jetsi 780, kniffel-3 800, kniffel-4 1000) are
+within reach of any play; it only rules out anything above about 1,000 points for jetsi and kniffel-3.
 """
 
 from __future__ import annotations
@@ -323,6 +343,61 @@ def per_column_sum(rules: RuleSet) -> float:
         single = ExactMulti(dataclasses.replace(rules, columns=(order,), id=f"{rules.id}.{order.value}"))
         total += float(single.value[(0,) * len(single.shape)])
     return total
+
+
+FULL_GAMES = ("jetsi", "kniffel-3", "kniffel-4")
+"""The catalogue's multi-column games, whose optimum is out of reach: ``--bound`` bounds it from above."""
+
+
+def column_bound(rules: RuleSet) -> tuple[float, ...]:
+    """Each column's exact value played alone with every turn of the game its own and ``(C - 1) * n`` passes
+    (``C`` columns of ``n`` boxes): the slack tables of :mod:`pasch.solver` at full slack (a fixed-order column
+    :func:`pasch.solver.slack_table`, a free one :func:`pasch.solver.free_slack_levels`; kniffel-4's announced
+    column as a free one). Their sum bounds the optimal expected grand total from above.
+
+    Why: a column's points depend only on the dice entered in it and its own boxes (``docs/rules``: each column
+    a full sheet of the base rules). Any strategy for the whole game, watched from one column, is a strategy for
+    that column alone that throws every turn (its keeps chosen as the whole game's strategy chooses them, which it
+    can simulate from the dice) and enters the turn's dice in the column or lets the turn pass, ``(C - 1) * n``
+    times in all; the slack table is the best such strategy. So each column's expected score is at most its
+    table's value, and so is their sum. An announced column chooses its box after the first throw, a free one
+    after the last: the free table bounds it. kniffel-4's announced turns may also cross a box out that the dice
+    would fill: a column's value never drops with more points in a box (upper points only bring the bonus
+    nearer; a five-alike box holding its points only opens extra points), so that is covered too. The bound is
+    loose: every column sees dice of its own, so all of them can wait for good throws at once; the small rule
+    sets show by how much (``--bound``)."""
+    from pasch.solver import Solver, free_slack_levels, slack_table
+
+    n = len(rules.categories)
+    passes = (rules.n_columns - 1) * n
+    out = []
+    for order in rules.columns:
+        alone = Order.FREE if order is Order.ANNOUNCED else order
+        solver = Solver.load(dataclasses.replace(rules, columns=(alone,), id=f"{rules.id}.bound.{alone.value}"))
+        key = solver.state_key((None,) * n)
+        if alone is Order.FREE:
+            levels = free_slack_levels(solver, passes, use_cache=False)
+            out.append(float(levels[passes][key.mask, key.flag, key.upper]))
+        else:
+            out.append(float(slack_table(solver, passes, use_cache=False).values[0, key.flag, key.upper, passes]))
+    return tuple(out)
+
+
+def _bound_table(names: list[str]) -> None:
+    from pasch.rules import get
+
+    print(f"{'rules':9} {'per-column':>10} {'optimum':>8} {'bound':>8} {'optimum / bound':>15}  columns at full slack")
+    for name in names:
+        rules = RULES[name] if name in RULES else get(name)
+        parts = column_bound(rules)
+        bound = sum(parts)
+        if name in RULES:  # a small game: its exact optimum too
+            exact = ExactMulti(rules)
+            opt = float(exact.value[(0,) * len(exact.shape)])
+            cells = f"{per_column_sum(rules):10.3f} {opt:8.3f} {bound:8.3f} {opt / bound:15.3f}"
+        else:
+            cells = f"{'-':>10} {'-':>8} {bound:8.3f} {'-':>15}"
+        print(f"{name:9} {cells}  " + " + ".join(f"{p:.2f}" for p in parts), flush=True)
 
 
 @dataclass
@@ -578,9 +653,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rollout", action="store_true", help="instead: the bot and its ideal rollout, exactly")
+    ap.add_argument("--bound", action="store_true", help="instead: the upper bound of the columns at full slack")
     args = ap.parse_args()
     if args.rollout:
         _rollout_table()
+        return
+    if args.bound:
+        _bound_table([*args.rules, *FULL_GAMES])
         return
     print(
         f"{'rules':9} {'boxes':>5} {'per-column':>10} {'optimum':>8} {'bot (raw)':>15} {'bot (adjusted)':>15} "

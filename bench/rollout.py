@@ -67,7 +67,7 @@ and benchmarks and then alone on a shared 2-core machine (load average 1-4):
     kniffel-4  entry                             52      1485         3298   -7.20 ± 0.10     51    2095     75
 
 (games/h per process from the rollout games' own seconds; about 31 decisions a jetsi or kniffel-3 game rolled out,
-72 a kniffel-4 game: 43 announcements and 29 entries; kniffel-4's run goes on with ``--first``.) **On 200 games
+72 a kniffel-4 game: 43 announcements and 29 entries.) **On 200 games
 each of jetsi and kniffel-3 one step of rollout improvement gains nothing significant**: +1.4 ± 1.0 and +0.1 ± 1.0
 points, 95 % upper bounds +3.4 and +2.1 (the 2026-11-26 runs, with the weaker bots of that day, allowed +10). The
 decisions say the same: in no kind of decision do more alternatives beat the bot's choice by two standard errors
@@ -84,6 +84,14 @@ game and 16 continuations each, taking the best-looking of up to four noisy esti
 enough to cost points (the winner's curse; ``--z 2`` would only switch on a clear gain). So the rollout finds no
 headroom above the current bots; the targets of issue 28 (780 for jetsi, 800 for kniffel-3, 1000 for kniffel-4)
 lie about 48, 74 and 20 points above them (731.9, 726.2 and 980.1 over 2,000 games; ``bench/learned.py``).
+
+**Where the rows are kept.** The runs above kept their rows on the machine that played them, and kniffel-4's
+``--z 0`` run (68 games, -10.2 +- 2.8 at its end) was lost with that machine. Runs now write to
+``bench/results/rollout/`` (``--dir``), whose CSVs are committed as they grow, so a run goes on from another
+machine with ``--first`` (the ``.decisions.jsonl`` files, about 38 kB a kniffel-4 game, stay local). kniffel-4's
+run there plays ``--announce --z 2``: since taking the best-looking of noisy estimates cost points at ``--z 0``,
+the rollout switches only where an alternative's gain exceeds two of its standard errors, so that the noise of
+its estimates seldom costs it points. ``--report --dir bench/results/rollout`` prints what it holds.
 
 Measured 2026-11-26 (seed 2028, K 4, margin 15, z 0, 2 jobs on a shared 2-core machine at load average 4-10;
 runs of games 0..n joined with ``--first``; mean ± standard error):

@@ -97,3 +97,23 @@ def test_the_ideal_rollout_improves_on_the_bot_and_the_bots_value_is_what_it_sco
     assert mine == pytest.approx(adjusted.mean(), abs=4 * adjusted.std(ddof=1) / np.sqrt(60) + 1e-6)
     with pytest.raises(ValueError, match="without an upper bonus or announced column"):
         bench.ideal_rollout(bench.ExactMulti(bench.small_rules("b", bonus=10, columns=(Order.FREE,))), bot)
+
+
+@pytest.mark.parametrize("name", ["plain", "k4-plain"])
+def test_the_columns_at_full_slack_bound_the_optimum_from_above(bench: ModuleType, name: str) -> None:
+    rules = bench.RULES[name]
+    exact = bench.ExactMulti(rules)
+    optimum = float(exact.value[(0,) * len(exact.shape)])
+    parts = bench.column_bound(rules)
+    assert len(parts) == rules.n_columns
+    assert optimum < sum(parts) < 1.5 * optimum  # above the optimum, and not absurdly so
+    # every column gains from its passes: each part exceeds the column's value played alone
+    singles = [dataclasses.replace(rules, columns=(o,), id=f"{rules.id}.{o.value}") for o in rules.columns]
+    alone = [bench.per_column_sum(single) for single in singles]
+    assert all(p > a for p, a in zip(parts, alone, strict=True))
+
+
+def test_one_column_has_no_passes_and_its_bound_is_its_value(bench: ModuleType) -> None:
+    rules = bench.small_rules("b1", bonus=10, columns=(Order.DOWN,))
+    exact = bench.ExactMulti(rules)
+    assert bench.column_bound(rules) == pytest.approx((float(exact.value[(0, 0)]),), abs=1e-3)
