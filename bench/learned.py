@@ -217,6 +217,8 @@ def report(folder: Path, seed: int) -> None:
         names = sorted((p.name[len(rid) + 1 : -4] for p in folder.glob(f"{rid}.*.csv")), key=lambda b: b != "base")
         got = {b: _read(folder / f"{rid}.{b}.csv") for b in names}
         for b, rows in got.items():
+            if not rows:  # a run stopped before its first game
+                continue
             a = np.array(list(rows.values()))
             total, adj = a[:, 0], a[:, 0] - a[:, 1]
             rate = len(a) / a[:, 4].sum()

@@ -67,6 +67,7 @@ with the engine, the bot falls back to the legal entry paying most now (``fallba
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -346,6 +347,19 @@ the first turns are not clipped at the deepest level: k = 0 -0.1 +- 0.7 (the dee
 0.9, +0.6 -1.9 +- 1.0, -0.3 -2.0 +- 0.9, -0.6 -2.6 +- 1.0."""
 
 
+@functools.cache
+def _keep_groups(dice: int, faces: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The keeps of every throw that re-throw a die, flat and grouped by throw: ``np.maximum.reduceat(e[flat],
+    starts)`` is each throw's best keep value, the same numbers as the padded ``rsub``/``valid`` form gives, three
+    times as fast (the padding neither gathered nor masked)."""
+    _, rsub, valid, _ = transition_tables(dice, faces)
+    counts = valid.sum(axis=1)
+    if not (counts > 0).all():  # reduceat would read a neighbour's group for an empty one
+        raise RuleSetError(f"{dice} dice of {faces} faces: a throw without a keep that throws again")
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+    return _frozen(rsub[valid].astype(np.int64)), _frozen(starts)
+
+
 @dataclass
 class _Plan:
     """The turn's evaluation under one announcement choice: turn-end values and keep values per throw count."""
@@ -616,7 +630,8 @@ class MultiColumnBot(Bot):
 
     # -- the turn -------------------------------------------------------------------------------
     def _plan(self, rules: RuleSet, end: F64) -> _Plan:
-        trans, rsub, valid, empty = transition_tables(rules.dice, rules.faces)
+        trans, _, _, empty = transition_tables(rules.dice, rules.faces)
+        flat, starts = _keep_groups(rules.dice, rules.faces)
         n_sharp = end.shape[0]
         keeps: dict[int, F64] = {}
         reach: dict[int, F64] = {0: end}
@@ -626,7 +641,7 @@ class MultiColumnBot(Bot):
             if n_sharp == 2:
                 e[empty] = trans[empty] @ prev[1]
             keeps[left] = e
-            best_keep = np.where(valid, e[rsub], _NEG).max(axis=1)
+            best_keep = np.maximum.reduceat(e[flat], starts)
             reach[left] = np.maximum(end, best_keep[None, :])
         return _Plan(end, keeps, reach)
 
