@@ -129,7 +129,7 @@ from pasch.bots import MultiColumnBot
 from pasch.bots.training import first_throw_mean as _first_throw_mean
 from pasch.bots.training import throw_value as _throw_value
 from pasch.dice import space
-from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, Throw, new_game
+from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, State, Throw, new_game
 from pasch.errors import IllegalActionError
 from pasch.rules import RuleSet, get
 
@@ -200,26 +200,37 @@ def _run(
         action = decide(state)
         if luck and isinstance(action, Keep):
             before = _keep_value(judge, state, action)
-        state = state.apply(action)
+        last = decide.last if isinstance(decide, _BaseDecide) else None
+        state = last[2] if last is not None and last[0] is state and last[1] is action else state.apply(action)
         if isinstance(action, Keep):
             throw += 1
     return float(state.total(0)), luck_sum
 
 
-def _base_decide(bot: MultiColumnBot) -> Decide:
+class _BaseDecide:
     """The base bot's decisions, without the legality check of :meth:`MultiColumnBot.choose` where its model
-    agrees with the engine (continuations make millions of decisions)."""
-    legal_check = np.random.default_rng(0)
+    agrees with the engine (continuations make millions of decisions). The state its check made is kept in
+    :attr:`last`, so that :func:`_run` does not apply the action a second time."""
 
-    def decide(state: GameState) -> Action:
-        action = bot._decide(state)
+    def __init__(self, bot: MultiColumnBot) -> None:
+        self.bot = bot
+        self.legal_check = np.random.default_rng(0)
+        self.last: tuple[GameState, Action, State] | None = None
+
+    def __call__(self, state: GameState) -> Action:
+        action = self.bot._decide(state)
         try:
-            state.apply(action)
+            after = state.apply(action)
         except IllegalActionError:  # the bot's model disagrees with the engine: its own fallback
-            return bot.choose(state, legal_check)
+            self.last = None
+            return self.bot.choose(state, self.legal_check)
+        self.last = (state, action, after)
         return action
 
-    return decide
+
+def _base_decide(bot: MultiColumnBot) -> Decide:
+    """:class:`_BaseDecide` of ``bot``."""
+    return _BaseDecide(bot)
 
 
 def _finish(

@@ -407,6 +407,12 @@ class MultiColumnBot(Bot):
         self.interpolate = interpolate
         self.fallbacks = 0
         self._cache: dict[tuple[object, ...], Any] = {}
+        self._last_turn: tuple[object, RuleSet, dict[str, Any]] | None = None
+
+    def forget(self) -> None:
+        """Drop the turn plans computed so far (after the model or the settings changed)."""
+        self._cache.clear()
+        self._last_turn = None
 
     def settings(self, rules: RuleSet) -> Settings:
         """The settings used for a rule set: the tuned ones of its game, overridden by the constructor's."""
@@ -647,7 +653,12 @@ class MultiColumnBot(Bot):
 
     def _turn(self, state: GameState) -> dict[str, Any]:
         sheet = state.sheets[state.current]
-        return self._turn_sheet(state.rules, tuple(c.scores for c in sheet.columns))
+        last = self._last_turn  # the states of one turn share their sheet: no key to build and hash again
+        if last is not None and last[0] is sheet and last[1] is state.rules:
+            return last[2]
+        turn = self._turn_sheet(state.rules, tuple(c.scores for c in sheet.columns))
+        self._last_turn = (sheet, state.rules, turn)
+        return turn
 
     def _turn_sheet(self, rules: RuleSet, cols: tuple[tuple[int | None, ...], ...]) -> dict[str, Any]:
         key = (rules.cache_key, cols)

@@ -140,7 +140,7 @@ def _bots(rules: RuleSet, weights: F64 | None) -> tuple[MultiColumnBot, MultiCol
     if model is not None or player._model is not None:
         player._model = model
         player.learned = model is not None
-        player._cache.clear()
+        player.forget()
     return player, judge
 
 
