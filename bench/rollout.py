@@ -94,7 +94,7 @@ the rollout switches only where an alternative's gain exceeds two of its standar
 its estimates seldom costs it points. ``--report --dir bench/results/rollout`` prints what it holds. On its first
 19 games (2026-11-28, about 3 minutes a game and process when the cores are free) it reads **+7.1 +- 1.9** points
 over the bot (adjusted, paired: 982.7 +- 3.4 against 975.6 +- 3.4), where ``--z 0`` read -10.2 +- 2.8: switching
-only on clear gains finds headroom that switching on every best-looking estimate threw away. Its 48 switches so
+only on clear gains finds headroom that switching on every best-looking estimate threw away. Its 38 switches so
 far are spread over every kind of decision (``--report``'s decisions table); a margin against the one kind they
 seemed to favour (the announced column's last box) loses (``TUNED``'s docstring).
 
