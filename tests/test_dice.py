@@ -12,7 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pasch.dice import Dice, counts_of, from_counts, multiset_probability, parse_dice, space, throw
+from pasch.dice import (
+    Dice,
+    counts_of,
+    from_counts,
+    keep_groups,
+    multiset_probability,
+    parse_dice,
+    space,
+    throw,
+    transition_tables,
+)
 from pasch.errors import InvalidActionError
 
 dice5 = st.lists(st.integers(1, 6), min_size=5, max_size=5)
@@ -161,3 +171,25 @@ def test_sub_keeps_of_a_throw_are_keeps(values: list[int]) -> None:
     # each keep can lead back to the throw it came from
     for k in subs:
         assert roll in {r for r, _ in sp.outcomes_of_keep(k)}
+
+
+@pytest.mark.parametrize(("dice", "faces"), [(5, 6), (3, 4), (6, 6), (1, 6), (2, 2)])
+def test_keep_groups_give_the_padded_tables_best_keep(dice: int, faces: int) -> None:
+    """The flat keep groups hold exactly the real entries of ``rsub``, throw by throw, and their ``reduceat``
+    maximum is each throw's best keep as the padded ``rsub``/``valid`` tables give it, to the last bit."""
+    trans, rsub, valid, empty = transition_tables(dice, faces)
+    flat, starts = keep_groups(dice, faces)
+    assert len(starts) == rsub.shape[0] and len(flat) == int(valid.sum())
+    ends = [*starts[1:], len(flat)]
+    for r in range(rsub.shape[0]):
+        assert list(flat[starts[r] : ends[r]]) == list(rsub[r][valid[r]])
+        assert int(empty[0]) in flat[starts[r] : ends[r]]  # every group can re-throw all the dice: never empty
+    assert not flat.flags.writeable and not starts.flags.writeable
+    rng = np.random.default_rng(dice * 10 + faces)
+    for _ in range(20):
+        e = rng.normal(size=trans.shape[0]) * rng.choice([1e-3, 1.0, 1e6])
+        want = np.where(valid, e[rsub], -np.inf).max(axis=1)
+        assert np.array_equal(np.maximum.reduceat(e[flat], starts), want)
+        batch = rng.normal(size=(3, trans.shape[0]))
+        want2 = np.where(valid[None], batch[:, rsub], -np.inf).max(axis=2)
+        assert np.array_equal(np.maximum.reduceat(batch[:, flat], starts, axis=1), want2)

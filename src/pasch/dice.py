@@ -28,11 +28,13 @@ __all__ = [
     "Dice",
     "DiceSource",
     "DiceSpace",
+    "KeepGroups",
     "RewindableDice",
     "SeededDice",
     "TransitionTables",
     "counts_of",
     "from_counts",
+    "keep_groups",
     "multiset_probability",
     "parse_dice",
     "space",
@@ -309,3 +311,35 @@ def transition_tables(n: int = 5, faces: int = FACES) -> TransitionTables:
         valid[r, : len(s)] = True
     empty = np.array([sp.keep_index[()]], np.int64)
     return TransitionTables(trans, rsub, valid, empty)
+
+
+class KeepGroups(NamedTuple):
+    """The keeps of every throw that re-throw a die (the entries of :class:`TransitionTables`' ``rsub`` where
+    ``valid``), flat and grouped by throw, for the best keep of every throw at once:
+    ``np.maximum.reduceat(e[flat], starts)`` is ``max`` over each throw's keeps of ``e[keep]``, the same numbers
+    as ``np.where(valid, e[rsub], -inf).max(axis=1)`` (a maximum is exact) without gathering and masking the
+    padding (three times as fast for five dice). Every group is non-empty: each throw can re-throw all its dice.
+
+    Attributes:
+        flat: the keep indexes, throw by throw.
+        starts: where each throw's group starts in ``flat``.
+    """
+
+    flat: npt.NDArray[np.int64]
+    starts: npt.NDArray[np.int64]
+
+
+@cache
+def keep_groups(n: int = 5, faces: int = FACES) -> KeepGroups:
+    """The (cached, read-only) keep groups of ``n`` dice with ``faces`` faces (see :class:`KeepGroups`).
+
+    Raises:
+        ValueError: fewer than one die or two faces.
+    """
+    _, rsub, valid, _ = transition_tables(n, faces)
+    counts = valid.sum(axis=1)
+    flat = rsub[valid].astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+    flat.flags.writeable = False
+    starts.flags.writeable = False
+    return KeepGroups(flat, starts)

@@ -230,19 +230,3 @@ def test_prepare_refuses_knaster() -> None:
 
     with pytest.raises(RuleSetError, match="sheet games"):
         MultiColumnBot().prepare(get("knaster"))
-
-
-@pytest.mark.parametrize(("dice", "faces"), [(5, 6), (3, 4), (6, 6), (1, 6)])
-def test_the_best_keep_of_each_throw_is_the_padded_tables_max(dice: int, faces: int) -> None:
-    """The bot's flat keep groups give each throw's best keep exactly as the padded ``rsub``/``valid`` tables do."""
-    from pasch.bots._multi import _keep_groups
-    from pasch.dice import transition_tables
-
-    trans, rsub, valid, _ = transition_tables(dice, faces)
-    flat, starts = _keep_groups(dice, faces)
-    assert len(starts) == rsub.shape[0] and len(flat) == int(valid.sum())
-    rng = np.random.default_rng(dice * 10 + faces)
-    for _ in range(20):
-        e = rng.normal(size=trans.shape[0]) * rng.choice([1e-3, 1.0, 1e6])
-        want = np.where(valid, e[rsub], -np.inf).max(axis=1)
-        assert np.array_equal(np.maximum.reduceat(e[flat], starts), want)

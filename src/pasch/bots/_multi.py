@@ -67,7 +67,6 @@ with the engine, the bot falls back to the legal entry paying most now (``fallba
 from __future__ import annotations
 
 import dataclasses
-import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -79,7 +78,7 @@ import numpy.typing as npt
 
 from pasch.bots._base import Bot
 from pasch.bots._sheetvalue import SheetModel, load_model, sheet_arrays
-from pasch.dice import space, transition_tables
+from pasch.dice import keep_groups, space, transition_tables
 from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, State
 from pasch.errors import IllegalActionError, ModelFileError, RuleSetError
 from pasch.rules import GameKind, Order, RuleSet
@@ -352,19 +351,6 @@ bot's announcement of the announced column's last box (four of a kind, after a w
 has one box left, 2 points -0.3 +- 0.1, 4 -1.2 +- 0.2, 8 -2.8 +- 0.2; growing as the sheet fills,
 ``c * (1 - t_after / N)``, c = 3 -2.9 +- 0.8, 6 -11.0 +- 1.0; a constant 1 point -0.6 +- 1.0. The switches of a few
 games are not a rule."""
-
-
-@functools.cache
-def _keep_groups(dice: int, faces: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The keeps of every throw that re-throw a die, flat and grouped by throw: ``np.maximum.reduceat(e[flat],
-    starts)`` is each throw's best keep value, the same numbers as the padded ``rsub``/``valid`` form gives, three
-    times as fast (the padding neither gathered nor masked)."""
-    _, rsub, valid, _ = transition_tables(dice, faces)
-    counts = valid.sum(axis=1)
-    if not (counts > 0).all():  # reduceat would read a neighbour's group for an empty one
-        raise RuleSetError(f"{dice} dice of {faces} faces: a throw without a keep that throws again")
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-    return _frozen(rsub[valid].astype(np.int64)), _frozen(starts)
 
 
 @dataclass
@@ -644,7 +630,7 @@ class MultiColumnBot(Bot):
     # -- the turn -------------------------------------------------------------------------------
     def _plan(self, rules: RuleSet, end: F64) -> _Plan:
         trans, _, _, empty = transition_tables(rules.dice, rules.faces)
-        flat, starts = _keep_groups(rules.dice, rules.faces)
+        flat, starts = keep_groups(rules.dice, rules.faces)
         n_sharp = end.shape[0]
         keeps: dict[int, F64] = {}
         reach: dict[int, F64] = {0: end}

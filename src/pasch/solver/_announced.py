@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pasch.dice import space, transition_tables
+from pasch.dice import KeepGroups, keep_groups, space, transition_tables
 from pasch.solver._table import cache_name, default_threads, load_array, run_threads, store_or_warn
 
 if TYPE_CHECKING:
@@ -106,7 +106,8 @@ class _Inputs:
         rules = solver.rules
         nb, nd = len(rules.categories), rules.dice
         sp = space(nd, rules.faces)
-        trans, rsub, valid, _ = transition_tables(nd, rules.faces)
+        trans = transition_tables(nd, rules.faces).trans
+        groups = keep_groups(nd, rules.faces)
         n_rolls = len(sp.rolls)
         faces = p.row_up[p.rowsel[0, 0]].astype(np.int64).max(axis=0) // nd  # [roll, box] upper points -> face
         counts = np.array([[roll.count(f) for f in range(1, rules.faces + 1)] for roll in sp.rolls], np.int64)
@@ -121,20 +122,21 @@ class _Inputs:
             if key not in ids:
                 ids[key] = len(aims)
                 pts = p.cval[ctx, 0, np.arange(n_rolls)].astype(np.float64)
-                aims.append(_aims(pts, faces, trans, rsub, valid, rules.throws))
+                aims.append(_aims(pts, faces, trans, groups, rules.throws))
             ctx_of[mask] = ids[key]
         grow = _grow(nd, rules.faces, rules.throws)
         return cls(faces, counts, grow, sp.roll_probabilities_array(), ctx_of, np.ascontiguousarray(np.stack(aims)))
 
 
-def _aims(pts: F64, faces: npt.NDArray[np.int64], trans: Any, rsub: Any, valid: Any, throws: int) -> F64:
+def _aims(pts: F64, faces: npt.NDArray[np.int64], trans: Any, groups: KeepGroups, throws: int) -> F64:
     """``aim[b, r]``: each lower box's best expected points after first throw ``r`` (``pts[r, b]``: its points)."""
+    flat, starts = groups
     out = np.zeros((pts.shape[1], pts.shape[0]))
     for b in np.flatnonzero(faces == 0):
         v = pts[:, b].copy()
         for _ in range(throws - 1):
             e = trans @ v
-            v = np.maximum(pts[:, b], np.where(valid, e[rsub], _NEG).max(axis=1))
+            v = np.maximum(pts[:, b], np.maximum.reduceat(e[flat], starts))
         out[b] = v
     return out
 

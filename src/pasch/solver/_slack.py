@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from pasch.dice import transition_tables
+from pasch.dice import keep_groups, transition_tables
 from pasch.errors import RuleSetError
 from pasch.rules import Order
 from pasch.solver._prep import NEVER
@@ -45,7 +45,6 @@ SLACK_VERSION = 2
 """Bump when the slack tables' meaning changes: older files are then stale."""
 FREE_SLACK_VERSION = 1
 """The same for the free column's slack levels (:func:`free_slack_levels`)."""
-_NEG = -1e18
 
 
 def box_sequence(order: Order, n_boxes: int) -> list[int]:
@@ -127,7 +126,8 @@ class SlackTable:
     def _build(self) -> F64:
         p = self.p
         rules = p.rules
-        trans, rsub, valid, empty = transition_tables(rules.dice, rules.faces)
+        trans, _, _, empty = transition_tables(rules.dice, rules.faces)
+        flat, starts = keep_groups(rules.dice, rules.faces)
         first = trans[int(empty[0])]
         n, lanes, nfl, smax = p.n_boxes, p.lanes, p.n_flags, self.max_slack
         thr = p.threshold
@@ -160,7 +160,7 @@ class SlackTable:
                 reach = end
                 for _ in range(1, rules.throws):
                     e = reach @ trans.T  # [B, keeps]
-                    best_keep = np.where(valid[None], e[:, rsub], _NEG).max(axis=2)
+                    best_keep = np.maximum.reduceat(e[:, flat], starts, axis=1)
                     reach = np.maximum(end, best_keep)
                 w[k, :n_f, :n_u, s] = (reach @ first).reshape(n_f, n_u)
                 w[k, n_f:, :, s] = w[k, :1, :, s]
