@@ -134,7 +134,7 @@ from pasch.bots import MultiColumnBot
 from pasch.bots.training import first_throw_mean as _first_throw_mean
 from pasch.bots.training import throw_value as _throw_value
 from pasch.dice import space
-from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, State, Throw, new_game
+from pasch.engine import Action, Announce, GameState, Keep, Roll, Score, Throw, new_game
 from pasch.errors import IllegalActionError
 from pasch.rules import RuleSet, get
 
@@ -156,7 +156,9 @@ class Config:
     """Roll out kniffel-4's announcements too (else they are the base bot's)."""
 
 
-Decide = Callable[[GameState], Action]
+Decide = Callable[[GameState], tuple[Action, GameState | None]]
+"""A decision, and the state after it where the decider made that state already (checking the action's legality,
+say); None: :func:`_run` applies the action itself."""
 
 
 def _run(
@@ -202,40 +204,29 @@ def _run(
                 before = _first_throw_mean(judge, state)
             state = state.apply(Roll())
             continue
-        action = decide(state)
+        action, after = decide(state)
         if luck and isinstance(action, Keep):
             before = _keep_value(judge, state, action)
-        last = decide.last if isinstance(decide, _BaseDecide) else None
-        state = last[2] if last is not None and last[0] is state and last[1] is action else state.apply(action)
+        state = after if after is not None else state.apply(action)
         if isinstance(action, Keep):
             throw += 1
     return float(state.total(0)), luck_sum
 
 
-class _BaseDecide:
-    """The base bot's decisions, without the legality check of :meth:`MultiColumnBot.choose` where its model
-    agrees with the engine (continuations make millions of decisions). The state its check made is kept in
-    :attr:`last`, so that :func:`_run` does not apply the action a second time."""
-
-    def __init__(self, bot: MultiColumnBot) -> None:
-        self.bot = bot
-        self.legal_check = np.random.default_rng(0)
-        self.last: tuple[GameState, Action, State] | None = None
-
-    def __call__(self, state: GameState) -> Action:
-        action = self.bot._decide(state)
-        try:
-            after = state.apply(action)
-        except IllegalActionError:  # the bot's model disagrees with the engine: its own fallback
-            self.last = None
-            return self.bot.choose(state, self.legal_check)
-        self.last = (state, action, after)
-        return action
-
-
 def _base_decide(bot: MultiColumnBot) -> Decide:
-    """:class:`_BaseDecide` of ``bot``."""
-    return _BaseDecide(bot)
+    """The base bot's decisions, without the legality check of :meth:`MultiColumnBot.choose` where its model
+    agrees with the engine (continuations make millions of decisions): the engine's own apply checks the action,
+    and the state it made is handed on, so :func:`_run` does not apply the action a second time."""
+    legal_check = np.random.default_rng(0)
+
+    def decide(state: GameState) -> tuple[Action, GameState | None]:
+        action = bot._decide(state)
+        try:
+            return action, state.apply(action)
+        except IllegalActionError:  # the bot's model disagrees with the engine: its own fallback
+            return bot.choose(state, legal_check), None
+
+    return decide
 
 
 def _finish(
@@ -367,7 +358,10 @@ def play_logged(cfg: Config, g: int) -> tuple[Row, list[dict[str, Any]]]:
     counts = [0, 0]  # decisions at a turn's end, rolled out
     records: list[dict[str, Any]] = []
 
-    def decide(state: GameState) -> Action:
+    def decide(state: GameState) -> tuple[Action, GameState | None]:
+        return choose(state), None
+
+    def choose(state: GameState) -> Action:
         action = bot.choose(state, np.random.default_rng(0))
         got = _announce_candidates(bot, state, action, cfg.k, cfg.margin) if cfg.announce else None
         announcing = got is not None
