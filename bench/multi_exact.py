@@ -136,7 +136,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import win_exact
 from pasch.bots import MultiColumnBot
 from pasch.bots._multi import TUNED, Settings
-from pasch.dice import space, transition_tables
+from pasch.dice import keep_groups, space, transition_tables
 from pasch.engine import Announce, GameState, Keep, Roll, Score, Throw, new_game
 from pasch.rules import Order, RuleSet
 
@@ -222,6 +222,7 @@ class ExactMulti:
         sp = space(rules.dice, rules.faces)
         self.space = sp
         self.tt = transition_tables(rules.dice, rules.faces)
+        self.groups = keep_groups(rules.dice, rules.faces)
         self.probs = sp.roll_probabilities_array()
         n_boxes = len(rules.categories)
         self.points = np.array(
@@ -297,7 +298,7 @@ class ExactMulti:
         if not np.isfinite(e).any():
             return e.copy()  # no entry allowed (only the announced column open): the player must announce
         kv = self.after_keep(e)
-        rethrow = np.where(self.tt.valid, kv[self.tt.rsub], -np.inf).max(axis=1)
+        rethrow = np.maximum.reduceat(kv[self.groups.flat], self.groups.starts)
         return np.asarray(np.maximum(e, rethrow))  # -inf everywhere where no entry is allowed (must announce)
 
     def _solve(self) -> None:
