@@ -60,6 +60,14 @@ def test_the_wheel_is_pure_python_and_answers_as_the_checkout(tmp_path: Path) ->
     assert not [n for n in names if n.endswith((".so", ".pyd", ".dll", ".dylib"))]
     shipped = {n.rsplit("/", 1)[-1] for n in names if "/solver/tables/" in n}
     assert {"MANIFEST.json", "yahtzee.f32.xz", "yatzy.f32.xz", "kniffel.f32.xz"} <= shipped
+    learned = {n.rsplit("/", 1)[-1] for n in names if "/bots/data/" in n}  # models and calibrations
+    assert {
+        "jetsi.json",
+        "kniffel-3.json",
+        "jetsi.offsets.json",
+        "kniffel-3.offsets.json",
+        "kniffel-4.offsets.json",
+    } <= learned
 
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)

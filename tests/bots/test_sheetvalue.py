@@ -217,7 +217,7 @@ def test_turn_end_values_are_the_models_value_of_the_sheet_after_the_entry() -> 
 
 def test_every_shipped_model_passes_its_checks_and_names_its_command() -> None:
     """The shipped files (``pasch/bots/data/*.json``) load, with the command and seed that made them."""
-    shipped = sorted(sv.model_path("jetsi").parent.glob("*.json"))
+    shipped = sorted(p for p in sv.model_path("jetsi").parent.glob("*.json") if not p.name.endswith(".offsets.json"))
     for path in shipped:
         rules = get(path.stem)
         model = sv.load_model(rules)

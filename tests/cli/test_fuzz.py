@@ -428,7 +428,7 @@ def command_lines(draw: st.DrawFn, f: Files) -> tuple[list[str], str]:
                 argv += draw(st.sampled_from(["1 3 3 5 6", "6 6 6 6 6", "1 2", "1 2 3 4 5 6 7"])).split()
             else:
                 argv += [draw(_value(param.name or "", f, tame)) for _ in range(n)]
-    if path in (("simulate",), ("train",)) and not {"--games", "-n"} & set(argv):
+    if path in (("simulate",), ("train",), ("calibrate",)) and not {"--games", "-n"} & set(argv):
         # The default series is long work, not a hang (100 games of a multi-column bot take minutes, with a
         # progress bar; ``train``'s default is 4 x 2,000 games): the fuzzer checks input handling, so it names
         # a short series.

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pasch.bots._calibration import read_calibration
 from pasch.bots._sheetvalue import feature_names, read_model
 from pasch.rules import get
 
@@ -80,3 +81,22 @@ def test_model_checks_the_shipped_file_or_says_none_ships(invoke: Invoke) -> Non
     assert none.exit_code == 0 and "no learned model ships" in none.output
     missing = invoke(["model", "--rules", "kniffel-4", "/no/such/model.json"])
     assert missing.exit_code == 2 and "no model file" in missing.output
+    assert "offsets" in none.output and "pasch calibrate" in none.output  # the shipped calibration, checked
+
+
+def test_calibrate_writes_a_checked_calibration(invoke: Invoke, tmp_path: Path) -> None:
+    out = tmp_path / "c" / "jetsi.offsets.json"
+    done = invoke(["calibrate", "--rules", "jetsi", "--games", "5", "--seed", "2", "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "filled" in done.output and "mean final total" in done.output and "wrote" in done.output
+    got = read_calibration(get("jetsi"), out)
+    assert len(got.offsets) == 39
+    assert got.meta["seed"] == 2 and got.meta["games"] == 5 and "calibrate" in got.meta["command"]
+    assert got.meta["settings"]["slack_factor"] == 0.3 and got.meta["model"]  # jetsi ships a model
+    assert "NaN" not in out.read_text()  # strict JSON: unmeasured counts have no standard error (null)
+
+
+def test_calibrate_refuses_single_column_rules(invoke: Invoke, tmp_path: Path) -> None:
+    done = invoke(["calibrate", "--rules", "yatzy", "--games", "5", "--out", str(tmp_path / "x.json")])
+    assert_bad_input(done, "multi-column")
+    assert not (tmp_path / "x.json").exists()

@@ -10,7 +10,10 @@ the web's hint panel alike.
   there), and after a throw every legal option (every keep, every box of every column, kniffel-4's
   announcements) is ranked by that bot's estimate of the final total after it (:attr:`AdviceOption.estimate`,
   ``delta`` against the best; :attr:`Advice.estimated`): the per-column values with slack tables the bot plays
-  by, an estimate and not exact (``exact`` is False), shown as the single-column values are.
+  by, an estimate and not exact (``exact`` is False), shown as the single-column values are. Their level is
+  calibrated: every option of a decision gets the same offset (:mod:`pasch.bots._calibration`, measured on the
+  bot's self-play per number of filled boxes), so that the best option's estimate is on average what the bot
+  goes on to score; the ranking and the deltas are the bot's own.
 - **Knaster** has no exact table either: every move ranked by the Knaster bot's own evaluation (comparable
   within one decision only).
 - **A score-keeper game waiting for the table's dice** has nothing to choose until the dice are entered:
@@ -30,7 +33,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from pasch.app._seats import make_bot
-from pasch.bots import MultiColumnBot
+from pasch.bots import Calibration, MultiColumnBot, load_calibration
 from pasch.engine import Action, GameState, Keep, KnasterState, Pass, Roll, State
 from pasch.errors import IllegalActionError, PaschError
 
@@ -163,6 +166,7 @@ def _ranked(state: KnasterState) -> Advice | None:
 
 _MULTI: list[MultiColumnBot] = []
 _MULTI_LOCK = threading.Lock()
+_CALIBRATIONS: dict[str, Calibration | None] = {}
 
 
 def _estimated(state: GameState) -> Advice | None:
@@ -174,15 +178,24 @@ def _estimated(state: GameState) -> Advice | None:
         if not _MULTI:
             _MULTI.append(MultiColumnBot())
         ranked = _MULTI[0].rank(state)
+        key = state.rules.cache_key
+        if key not in _CALIBRATIONS:  # checked once per process and rule set
+            _CALIBRATIONS[key] = load_calibration(state.rules)
+        calibration = _CALIBRATIONS[key]
     top = ranked[0][1]
     if top is None:
         return None
+    shift = calibration.offset(state) if calibration is not None else 0.0
     points = {str(state.score_action(c, o.index)): o.total for c, o in state.score_options()}
     options = tuple(
-        AdviceOption(a, None, points.get(str(a)), k == 0, None if est is None else est - top, est)
+        AdviceOption(a, None, points.get(str(a)), k == 0, None if est is None else est - top, _shifted(est, shift))
         for k, (a, est) in enumerate(ranked)
     )
     return Advice(options[0].action, options, False, "bot:optimal", estimated=True)
+
+
+def _shifted(estimate: float | None, shift: float) -> float | None:
+    return None if estimate is None else estimate + shift
 
 
 def _by_bot(state: State, rng: np.random.Generator | None) -> Advice:

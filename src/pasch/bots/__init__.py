@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from pasch.bots._base import Bot
+from pasch.bots._calibration import Calibration, load_calibration
 from pasch.bots._knaster import KnasterBot
 from pasch.bots._multi import MultiColumnBot
 from pasch.bots._win import WinBot
@@ -18,7 +19,19 @@ from pasch.engine import Action, GameState, Keep, Roll, Score, State
 from pasch.errors import RuleSetError
 from pasch.rules import RuleSet
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "KnasterBot", "MultiColumnBot", "OptimalBot", "RandomBot", "WinBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "Calibration",
+    "GreedyBot",
+    "KnasterBot",
+    "MultiColumnBot",
+    "OptimalBot",
+    "RandomBot",
+    "WinBot",
+    "load_calibration",
+    "make_bot",
+]
 
 
 class RandomBot(Bot):

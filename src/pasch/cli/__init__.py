@@ -28,7 +28,7 @@ _COMMAND_MODULE = {
     **dict.fromkeys(("solve", "advise", "simulate", "duel", "review"), "pasch.cli._solver_cmds"),
     **dict.fromkeys(("keep", "history"), "pasch.cli._tui_cmds"),
     **dict.fromkeys(("serve", "verify"), "pasch.cli._web_cmds"),
-    **dict.fromkeys(("train", "model"), "pasch.cli._train_cmds"),
+    **dict.fromkeys(("train", "calibrate", "model"), "pasch.cli._train_cmds"),
 }
 _COMMAND_MODULES = tuple(dict.fromkeys(_COMMAND_MODULE.values()))
 

@@ -1,4 +1,5 @@
-"""``pasch train``: learn the whole-sheet correction of a multi-column game from self-play (issue 28).
+"""``pasch train``: learn the whole-sheet correction of a multi-column game from self-play (issue 28);
+``pasch calibrate``: measure the level of its estimates; ``pasch model``: check a model file.
 
 The method is in :mod:`pasch.bots._train`; the model and its file in :mod:`pasch.bots._sheetvalue`.
 """
@@ -6,6 +7,7 @@ The method is in :mod:`pasch.bots._train`; the model and its file in :mod:`pasch
 from __future__ import annotations
 
 import csv
+import math
 import os
 import shlex
 import sys
@@ -139,6 +141,68 @@ def _plot(curve: Sequence[object], path: Path, title: str) -> Path | None:
     return path
 
 
+@app.command("calibrate")
+def calibrate_cmd(
+    rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help="A multi-column rule set.")] = (
+        "kniffel-4"
+    ),
+    games: Annotated[int, typer.Option("--games", "-n", min=5, max=10_000_000, help="Solo games to play.")] = 2000,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice (0 to 2^63-1).")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="The file to write (default: ID.offsets.json here; the shipped ones are src/pasch/bots/data/*).",
+        ),
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=256, help="Local worker processes (default 1).")] = 1,
+) -> None:
+    """Measure how far the multi-column bot's estimates lie from what it scores, and write the offsets.
+
+    Plays seeded solo games of the shipped bot and records, per number of filled boxes, the mean of its
+    luck-adjusted return less its estimate of the option it chose. Advice and reviews add these offsets to every
+    option's estimate (the ranking does not change). Prints the offsets every few boxes and the mean.
+    """
+    with guard():
+        rules = get(rules_text)
+        if rules.kind is not GameKind.SHEET or rules.n_columns < 2:
+            raise RuleSetError(f"{rules.id}: pasch calibrate measures multi-column sheet games (jetsi, kniffel-3, ...)")
+        from pasch.bots.training import Calibration, measure, save_calibration, settings_record
+
+        target = Path(f"{rules.id}.offsets.json") if out is None else out
+        err = err_console()
+        err.print(f"{rules.id}: {games} games, seed {seed}, {jobs} process(es)", highlight=False)
+
+        def progress(done: int, total: int) -> None:
+            if done == total or done * 10 // total != (done - 1) * 10 // total:
+                err.print(f"  {done}/{total} games", highlight=False)
+
+        result = measure(rules, games, seed, jobs, progress)
+        command = "pasch calibrate " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["calibrate"] else sys.argv[1:])
+        meta = {
+            "command": command,
+            "seed": seed,
+            "games": games,
+            "mean": round(result.mean, 2),
+            "mean_se": round(result.mean_se, 2),
+            "start_estimate": round(result.start, 2),
+            "se": [None if math.isnan(x) else x for x in result.se],  # None: fewer decisions than measured
+            "decisions": list(result.decisions),
+            **settings_record(rules),
+        }
+        digest = save_calibration(Calibration(rules, result.offsets, meta), target)
+        step = max(1, len(result.offsets) // 12)
+        typer.echo(f"{'filled':>6} {'offset':>8} {'se':>5} {'decisions':>9}")
+        for f in range(0, len(result.offsets), step):
+            typer.echo(f"{f:>6} {result.offsets[f]:>+8.2f} {result.se[f]:>5.2f} {result.decisions[f]:>9}")
+        typer.echo(
+            f"mean final total {result.mean:.1f} ± {result.mean_se:.1f}; the bot's estimate of the empty sheet "
+            f"{result.start:.1f}, calibrated {result.start + result.offsets[0]:.1f}"
+        )
+        typer.echo(f"wrote {target} (sha256 {digest})")
+
+
 @app.command("model")
 def model_cmd(
     rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help="A multi-column rule set.")] = (
@@ -148,18 +212,31 @@ def model_cmd(
         Path | None, typer.Argument(help="A model file (default: the one shipped for the rules).", show_default=False)
     ] = None,
 ) -> None:
-    """Check a learned model file (its checksum) and print where it came from; without FILE the shipped one."""
+    """Check a learned model file (its checksum) and print where it came from; without FILE the shipped one, and
+    the shipped calibration of the estimates (``pasch calibrate``)."""
     with guard():
         rules = get(rules_text)
-        from pasch.bots.training import model_path, read_model
+        from pasch.bots.training import calibration_path, load_calibration, model_path, read_model
 
         target = model_path(rules.id) if path is None else path
         if path is None and not target.is_file():
             typer.echo(f"{rules.id}: no learned model ships; the multi-column bot plays the plain per-column sum")
+        else:
+            if not target.is_file():
+                fail(f"{rules.id}: no model file at {target}")
+            model = read_model(rules, target)
+            meta = model.meta
+            typer.echo(f"{target}: {rules.id}, {len(model.weights)} weights, checksum ok")
+            typer.echo(f"made by: {meta.get('command', '?')} (seed {meta.get('seed', '?')})")
+        if path is not None:
             return
-        if not target.is_file():
-            fail(f"{rules.id}: no model file at {target}")
-        model = read_model(rules, target)
-        meta = model.meta
-        typer.echo(f"{target}: {rules.id}, {len(model.weights)} weights, checksum ok")
-        typer.echo(f"made by: {meta.get('command', '?')} (seed {meta.get('seed', '?')})")
+        calibration = load_calibration(rules)
+        if calibration is None:
+            typer.echo(f"{rules.id}: no calibration ships; advice shows the bot's estimates as they are")
+            return
+        cm = calibration.meta
+        typer.echo(
+            f"{calibration_path(rules.id)}: {len(calibration.offsets)} offsets ({calibration.offsets[0]:+.1f} at the "
+            f"empty sheet), checksum ok, measured with this version's bot settings and model"
+        )
+        typer.echo(f"made by: {cm.get('command', '?')} (seed {cm.get('seed', '?')}, {cm.get('games', '?')} games)")
