@@ -93,8 +93,9 @@ run there plays ``--announce --z 2``: since taking the best-looking of noisy est
 the rollout switches only where an alternative's gain exceeds two of its standard errors, so that the noise of
 its estimates seldom costs it points. ``--report --dir bench/results/rollout`` prints what it holds. On its first
 19 games (2026-11-28, about 3 minutes a game and process when the cores are free) it read +7.1 +- 1.9 points over
-the bot; on 95 games (2026-11-29) +2.9 +- 1.4, on 155 games **+2.7 +- 1.0** (adjusted, paired: 981.4 +- 1.4 against
-978.7 +- 1.4), where ``--z 0`` read -10.2 +- 2.8: switching only on clear gains keeps a little headroom that
+the bot; on 95 games (2026-11-29) +2.9 +- 1.4, on 155 games +2.7 +- 1.0, and on all **200 games +2.5 +- 0.9**
+(2026-11-29; adjusted, paired: 981.1 +- 1.3 against 978.5 +- 1.3; 10.9 games an hour and process), where
+``--z 0`` read -10.2 +- 2.8: switching only on clear gains keeps a little headroom that
 switching on every best-looking estimate threw away. The 195 switches of its first 95 games are spread over every
 kind of decision (``--report``'s decisions table) and their own estimates add up to 12.9 points a game, four times
 what is realised: even at ``--z 2`` most of a selected estimate is selection. A margin against the one kind they
