@@ -101,7 +101,7 @@ class Stats:
     lat: list[float] = field(default_factory=list)
     games: int = 0
     errors: int = 0
-    marks: list[tuple[int, float, tuple[float, float, float]]] = field(default_factory=list)
+    marks: list[tuple[int, float, tuple[float, ...]]] = field(default_factory=list)
     """(actions so far, time, CPU seconds of server, database, client) at the window's start and end."""
     handshakes: list[float] = field(default_factory=list)
     """Seconds each successful websocket handshake took (connect to open)."""
@@ -230,7 +230,7 @@ async def _run(
     ramp: float,
     open_timeout: float,
     warmup: float,
-    cpu: Callable[[], tuple[float, float, float]],
+    cpu: Callable[[], tuple[float, float, float, float, float]],
     idle: float = 0.0,
 ) -> Stats:
     n = len(https)
@@ -272,18 +272,20 @@ async def _run(
     return st
 
 
-def _cpu_of(pid: int) -> float:
-    """CPU seconds (user + system) of a process, from /proc (nan where there is none)."""
+def _cpu_parts(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of a process, from /proc (nan where there is none)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
     except (OSError, ValueError, IndexError):
-        return float("nan")
+        return float("nan"), float("nan")
 
 
-def _client_cpu() -> float:
+def _client_cpu() -> tuple[float, float]:
+    """The client's (this process's) user and system CPU seconds."""
     r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
+    return r.ru_utime, r.ru_stime
 
 
 def _arun(coro: Any) -> Any:
@@ -462,9 +464,18 @@ def main() -> None:
                 https.append(_start_server(db, tmp, servers))
         pg_pid = pg.pid() if pg else None
 
-        def cpu() -> tuple[float, float, float]:
-            server = sum(_cpu_of(p.pid) for p in servers) if servers else _cpu_of(args.pid or 0)
-            return server, _pg_cpu(pg_pid), _client_cpu()
+        def cpu() -> tuple[float, float, float, float, float]:
+            """Server, database and client CPU seconds, then the servers' and the client's system part."""
+            parts = [_cpu_parts(p.pid) for p in servers] if servers else [_cpu_parts(args.pid or 0)]
+            server_sys = sum(s for _u, s in parts)
+            client_user, client_sys = _client_cpu()
+            return (
+                sum(u for u, _s in parts) + server_sys,
+                _pg_cpu(pg_pid),
+                client_user + client_sys,
+                server_sys,
+                client_sys,
+            )
 
         st = _arun(
             _run(
@@ -502,7 +513,7 @@ def main() -> None:
     (n0, t0, cpu0), (n1, t1, cpu1) = st.marks
     lat = st.lat[n0:n1]
     n, elapsed = len(lat), t1 - t0
-    server_cpu, pg_cpu, client_cpu = (b - a for a, b in zip(cpu0, cpu1, strict=True))
+    server_cpu, pg_cpu, client_cpu, server_sys, client_sys = (b - a for a, b in zip(cpu0, cpu1, strict=True))
     nan = float("nan")
     per = 1000 / n if n else nan
     delays = st.delays()
@@ -524,8 +535,9 @@ def main() -> None:
         f"(after the connects) to the end"
     )
     print(
-        f"CPU in the window: server {server_cpu:.2f} s ({100 * server_cpu / elapsed:.1f} % of a core), "
-        f"database {pg_cpu:.2f} s, client {client_cpu:.2f} s ({100 * client_cpu / elapsed:.1f} % of a core)"
+        f"CPU in the window: server {server_cpu:.2f} s ({100 * server_cpu / elapsed:.1f} % of a core; system "
+        f"{server_sys:.2f} s), database {pg_cpu:.2f} s, client {client_cpu:.2f} s ({100 * client_cpu / elapsed:.1f} "
+        f"% of a core; system {client_sys:.2f} s)"
     )
     if st.idle is not None and n:
         idle_s, idle_cpu = st.idle
