@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 
 from pasch.bots._multi import MultiColumnBot
-from pasch.bots._sheetvalue import checksum, load_model, model_path
-from pasch.engine import GameState, Keep, Roll, Throw, new_game
+from pasch.bots._sheetvalue import load_model, model_path, read_checked, write_checked
+from pasch.engine import Action, GameState
 from pasch.errors import ModelFileError
 from pasch.rules import RuleSet, get
 
@@ -125,40 +125,22 @@ _Game = tuple[list[tuple[int, float, float]], float, float]
 def _game(rules: RuleSet, seed: list[int]) -> _Game:
     """One solo game of the shipped bot: (filled, estimate, luck so far) per decision counted, the final total
     and the game's luck."""
-    from pasch.bots._train import _keep_value, first_throw_mean, throw_value  # the training code: only here
+    from pasch.bots._train import seeded_game  # the training code: only here
 
     if rules.cache_key not in _BOTS:
         _BOTS[rules.cache_key] = (MultiColumnBot(), MultiColumnBot(learned=False))
     player, judge = _BOTS[rules.cache_key]
-    turns = rules.n_columns * len(rules.categories)
-    dice = np.random.default_rng(seed).integers(1, rules.faces + 1, size=(turns + 1, rules.throws, rules.dice))
-    state = new_game(rules, ["solo"])
-    assert isinstance(state, GameState)
     rows: list[tuple[int, float, float]] = []
-    luck = before = 0.0
-    turn = throw = -1
-    while not state.is_terminal:
-        if state.is_chance_node:
-            thrown = state.apply(Throw(tuple(int(x) for x in dice[turn, throw, : state.pending])))
-            assert isinstance(thrown, GameState)
-            state = thrown
-            luck += throw_value(judge, state) - before
-            continue
-        if state.dice is None:
-            turn, throw = turn + 1, 0
-            before = first_throw_mean(judge, state)
-            state = state.apply(Roll())
-            continue
+
+    def decide(state: GameState, luck: float) -> Action:
         columns = state.sheets[0].columns
-        ranked = player.rank(state)
-        action, estimate = ranked[0]
+        action, estimate = player.rank(state)[0]
         if estimate is not None and sum(1 for c in columns if not c.is_full) >= 2:
             rows.append((sum(1 for c in columns for s in c.scores if s is not None), estimate, luck))
-        if isinstance(action, Keep):
-            before = _keep_value(judge, state, action)
-            throw += 1
-        state = state.apply(action)
-    return rows, float(state.total(0)), luck
+        return action
+
+    final, luck = seeded_game(rules, judge, seed, decide)
+    return rows, final, luck
 
 
 def _games(rules_id: str, seed: int, games: list[int]) -> list[_Game]:
@@ -259,10 +241,7 @@ def save_calibration(calibration: Calibration, path: Path) -> str:
         "offsets": [float(x) for x in calibration.offsets],
         "meta": calibration.meta,
     }
-    payload["sha256"] = checksum(payload)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
-    return str(payload["sha256"])
+    return write_checked(payload, path)
 
 
 def read_calibration(rules: RuleSet, path: Path) -> Calibration:
@@ -271,18 +250,7 @@ def read_calibration(rules: RuleSet, path: Path) -> Calibration:
     Raises:
         ModelFileError: unreadable, for other rules or another sheet size, or its checksum does not match.
     """
-    try:
-        payload = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise ModelFileError(f"{path}: not a readable calibration file ({exc})") from None
-    if not isinstance(payload, dict) or "sha256" not in payload:
-        raise ModelFileError(f"{path}: not a calibration file (no sha256)")
-    got = checksum(payload)
-    if got != payload["sha256"]:
-        raise ModelFileError(
-            f"{path}: checksum mismatch (the file records {str(payload['sha256'])[:12]}..., its contents give "
-            f"{got[:12]}...): the file was damaged or edited; measure it again with 'pasch calibrate'"
-        )
+    payload = read_checked(path, "calibration", "measure it again with 'pasch calibrate'")
     if payload.get("format") != FORMAT or payload.get("rules") != rules.id:
         raise ModelFileError(
             f"{path}: a calibration of format {payload.get('format')} for {payload.get('rules')!r}, "

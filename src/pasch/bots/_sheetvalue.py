@@ -194,10 +194,41 @@ def save_model(model: SheetModel, path: Path) -> str:
         "weights": [float(x) for x in model.weights],
         "meta": model.meta,
     }
-    payload["sha256"] = checksum(payload)
+    return write_checked(payload, path)
+
+
+def write_checked(payload: dict[str, Any], path: Path) -> str:
+    """Write ``payload`` as JSON with a SHA-256 over the rest (:func:`checksum`); returns the checksum."""
+    payload = {**payload, "sha256": checksum(payload)}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
     return str(payload["sha256"])
+
+
+def read_checked(path: Path, what: str, remedy: str) -> dict[str, Any]:
+    """A file written by :func:`write_checked`, its checksum verified.
+
+    Args:
+        path: the file.
+        what: what it holds, for the messages ("model", "calibration").
+        remedy: how to make a good one, for the message of a damaged file.
+
+    Raises:
+        ModelFileError: unreadable, not such a file, or its checksum does not match its contents.
+    """
+    try:
+        payload = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ModelFileError(f"{path}: not a readable {what} file ({exc})") from None
+    if not isinstance(payload, dict) or "sha256" not in payload:
+        raise ModelFileError(f"{path}: not a {what} file (no sha256)")
+    got = checksum(payload)
+    if got != payload["sha256"]:
+        raise ModelFileError(
+            f"{path}: checksum mismatch (the file records {str(payload['sha256'])[:12]}..., its contents give "
+            f"{got[:12]}...): the file was damaged or edited; {remedy}"
+        )
+    return payload
 
 
 def read_model(rules: RuleSet, path: Path) -> SheetModel:
@@ -206,18 +237,7 @@ def read_model(rules: RuleSet, path: Path) -> SheetModel:
     Raises:
         ModelFileError: unreadable, for other rules or features, or its checksum does not match its contents.
     """
-    try:
-        payload = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise ModelFileError(f"{path}: not a readable model file ({exc})") from None
-    if not isinstance(payload, dict) or "sha256" not in payload:
-        raise ModelFileError(f"{path}: not a model file (no sha256)")
-    got = checksum(payload)
-    if got != payload["sha256"]:
-        raise ModelFileError(
-            f"{path}: checksum mismatch (the file records {str(payload['sha256'])[:12]}..., its contents give "
-            f"{got[:12]}...): the file was damaged or edited; retrain it with 'pasch train'"
-        )
+    payload = read_checked(path, "model", "retrain it with 'pasch train'")
     if payload.get("format") != FORMAT or payload.get("rules") != rules.id:
         raise ModelFileError(f"{path}: a model of format {payload.get('format')} for {payload.get('rules')!r}")
     if payload.get("features") != feature_names(rules):

@@ -41,7 +41,7 @@ import numpy.typing as npt
 from pasch.bots._multi import MultiColumnBot
 from pasch.bots._sheetvalue import SheetModel, feature_names, features, sheet_arrays
 from pasch.dice import space, transition_tables
-from pasch.engine import GameState, Keep, Roll, Throw, new_game
+from pasch.engine import Action, GameState, Keep, Roll, Throw, new_game
 from pasch.errors import PaschError
 from pasch.rules import RuleSet, get
 
@@ -144,19 +144,23 @@ def _bots(rules: RuleSet, weights: F64 | None) -> tuple[MultiColumnBot, MultiCol
     return player, judge
 
 
-def _game(
-    rules: RuleSet, player: MultiColumnBot, judge: MultiColumnBot, seed: list[int]
-) -> tuple[F64, F64, float, float]:
-    """One game: (features of each afterstate [t, f], targets [t], final total, total luck)."""
+def seeded_game(
+    rules: RuleSet,
+    judge: MultiColumnBot,
+    seed: list[int],
+    decide: Callable[[GameState, float], Action],
+    turn_start: Callable[[GameState, float], None] | None = None,
+) -> tuple[float, float]:
+    """One solo game on the dice of ``default_rng(seed)``, each throw's luck measured by ``judge``'s plan.
+
+    ``decide(state, luck)`` chooses at every decision with dice on the table; ``turn_start(state, luck)`` is
+    told of each turn's start (before its first throw). ``luck`` is the luck of every throw so far. Returns the
+    final total and the game's luck.
+    """
     turns = rules.n_columns * len(rules.categories)
     dice = np.random.default_rng(seed).integers(1, rules.faces + 1, size=(turns + 1, rules.throws, rules.dice))
     state = new_game(rules, ["solo"])
     assert isinstance(state, GameState)
-    rng = np.random.default_rng(0)
-    opens: list[npt.NDArray[np.bool_]] = []
-    uppers: list[npt.NDArray[np.int64]] = []
-    bases: list[float] = []
-    luck_at: list[float] = []
     luck = before = 0.0
     turn = throw = -1
     while not state.is_terminal:
@@ -168,21 +172,37 @@ def _game(
             continue
         if state.dice is None:
             turn, throw = turn + 1, 0
-            cols = tuple(c.scores for c in state.sheets[0].columns)
-            o, u = sheet_arrays(rules, cols)
-            opens.append(o)
-            uppers.append(u)
-            bases.append(judge.sheet_value(state))
-            luck_at.append(luck)
+            if turn_start is not None:
+                turn_start(state, luck)
             before = first_throw_mean(judge, state)
             state = state.apply(Roll())
             continue
-        action = player.choose(state, rng)
+        action = decide(state, luck)
         if isinstance(action, Keep):
             before = _keep_value(judge, state, action)
             throw += 1
         state = state.apply(action)
-    final = float(state.total(0))
+    return float(state.total(0)), luck
+
+
+def _game(
+    rules: RuleSet, player: MultiColumnBot, judge: MultiColumnBot, seed: list[int]
+) -> tuple[F64, F64, float, float]:
+    """One game: (features of each afterstate [t, f], targets [t], final total, total luck)."""
+    rng = np.random.default_rng(0)
+    opens: list[npt.NDArray[np.bool_]] = []
+    uppers: list[npt.NDArray[np.int64]] = []
+    bases: list[float] = []
+    luck_at: list[float] = []
+
+    def turn_start(state: GameState, luck: float) -> None:
+        o, u = sheet_arrays(rules, tuple(c.scores for c in state.sheets[0].columns))
+        opens.append(o)
+        uppers.append(u)
+        bases.append(judge.sheet_value(state))
+        luck_at.append(luck)
+
+    final, luck = seeded_game(rules, judge, seed, lambda state, _luck: player.choose(state, rng), turn_start)
     x = features(rules, np.array(opens), np.array(uppers))
     y = final - (luck - np.asarray(luck_at)) - np.asarray(bases)
     return x, y, final, luck
