@@ -49,6 +49,7 @@ __all__ = [
     "Calibration",
     "CalibrationResult",
     "calibration_path",
+    "filled_boxes",
     "load_calibration",
     "measure",
     "read_calibration",
@@ -77,11 +78,18 @@ class Calibration:
 
     def offset(self, state: GameState) -> float:
         """The offset for the player to act in ``state`` (0 where at most one of their columns is open)."""
-        columns = state.sheets[state.current].columns
-        if sum(1 for c in columns if not c.is_full) < 2:
-            return 0.0
-        filled = sum(1 for c in columns for s in c.scores if s is not None)
-        return self.offsets[filled] if filled < len(self.offsets) else 0.0
+        filled = filled_boxes(state)
+        return self.offsets[filled] if filled is not None and filled < len(self.offsets) else 0.0
+
+
+def filled_boxes(state: GameState) -> int | None:
+    """The boxes filled on the sheet of the player to act, all columns together: what a calibration is keyed
+    by, where it measures and where it applies; None where at most one of their columns is open (the estimate
+    is then the exact column value)."""
+    columns = state.sheets[state.current].columns
+    if sum(1 for c in columns if not c.is_full) < 2:
+        return None
+    return sum(1 for c in columns for s in c.scores if s is not None)
 
 
 @dataclass(frozen=True)
@@ -133,10 +141,10 @@ def _game(rules: RuleSet, seed: list[int]) -> _Game:
     rows: list[tuple[int, float, float]] = []
 
     def decide(state: GameState, luck: float) -> Action:
-        columns = state.sheets[0].columns
         action, estimate = player.rank(state)[0]
-        if estimate is not None and sum(1 for c in columns if not c.is_full) >= 2:
-            rows.append((sum(1 for c in columns for s in c.scores if s is not None), estimate, luck))
+        filled = filled_boxes(state)
+        if estimate is not None and filled is not None:
+            rows.append((filled, estimate, luck))
         return action
 
     final, luck = seeded_game(rules, judge, seed, decide)

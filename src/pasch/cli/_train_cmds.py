@@ -20,9 +20,21 @@ import typer
 from pasch.cli._app import app
 from pasch.cli._common import err_console, fail, guard
 from pasch.errors import RuleSetError
-from pasch.rules import GameKind, get
+from pasch.rules import GameKind, RuleSet, get
 
 MAX_SEED = 2**63 - 1
+
+
+def _multi_column(rules_text: str, what: str) -> RuleSet:
+    """The rule set ``rules_text`` names, which must be a multi-column sheet game.
+
+    Raises:
+        RuleSetError: unknown, or not a multi-column sheet game (the message begins with ``what``).
+    """
+    rules = get(rules_text)
+    if rules.kind is not GameKind.SHEET or rules.n_columns < 2:
+        raise RuleSetError(f"{rules.id}: {what} multi-column sheet games (jetsi, kniffel-3, ...)")
+    return rules
 
 
 @app.command("train")
@@ -57,9 +69,7 @@ def train_cmd(
     and prints a line per generation. --scale S plays and keeps S times each fit (the shipped jetsi model: 0.3).
     """
     with guard():
-        rules = get(rules_text)
-        if rules.kind is not GameKind.SHEET or rules.n_columns < 2:
-            raise RuleSetError(f"{rules.id}: pasch train learns multi-column sheet games (jetsi, kniffel-3, ...)")
+        rules = _multi_column(rules_text, "pasch train learns")
         from pasch.bots.training import Generation, SheetModel, local_runner, ray_runner, save_model, train
 
         if ray is not None:
@@ -165,9 +175,7 @@ def calibrate_cmd(
     option's estimate (the ranking does not change). Prints the offsets every few boxes and the mean.
     """
     with guard():
-        rules = get(rules_text)
-        if rules.kind is not GameKind.SHEET or rules.n_columns < 2:
-            raise RuleSetError(f"{rules.id}: pasch calibrate measures multi-column sheet games (jetsi, kniffel-3, ...)")
+        rules = _multi_column(rules_text, "pasch calibrate measures")
         from pasch.bots.training import Calibration, measure, save_calibration, settings_record
 
         target = Path(f"{rules.id}.offsets.json") if out is None else out
