@@ -130,6 +130,7 @@ def test_a_model_file_round_trips_and_a_wrong_checksum_is_refused(tmp_path: Path
     back = read_model(rules, path)
     assert np.array_equal(back.weights, model.weights)
     assert back.meta["command"] == "test"
+    assert back.sha256 == digest and model.sha256 is None  # the file's checksum, kept with what was read
     payload = json.loads(path.read_text())
     assert payload["sha256"] == digest
     payload["weights"][3] += 0.5  # an edited weight: the recorded checksum no longer matches

@@ -100,3 +100,16 @@ def test_calibrate_refuses_single_column_rules(invoke: Invoke, tmp_path: Path) -
     done = invoke(["calibrate", "--rules", "yatzy", "--games", "5", "--out", str(tmp_path / "x.json")])
     assert_bad_input(done, "multi-column")
     assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize("command", ["train", "calibrate"])
+def test_an_output_that_cannot_be_written_is_refused_before_any_game(
+    invoke: Invoke, tmp_path: Path, command: str
+) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("kept\n")
+    base = [command, "--rules", "jetsi", "--games", "5"]
+    # One line and nothing else: the banner and the progress of the games would come first otherwise.
+    assert_bad_input(invoke([*base, "--out", str(tmp_path)]), "--out", "is a folder")
+    assert_bad_input(invoke([*base, "--out", str(a_file / "sub" / "m.json")]), "--out", "is not a folder")
+    assert a_file.read_text() == "kept\n"

@@ -28,7 +28,6 @@ then not this bot's): :class:`pasch.errors.ModelFileError`.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from pasch.bots._multi import MultiColumnBot
-from pasch.bots._sheetvalue import load_model, model_path, read_checked, write_checked
+from pasch.bots._sheetvalue import load_model, read_checked, write_checked
 from pasch.engine import Action, GameState
 from pasch.errors import ModelFileError
 from pasch.rules import RuleSet, get
@@ -117,10 +116,7 @@ def settings_record(rules: RuleSet) -> dict[str, Any]:
     """The shipped bot's settings and learned model for ``rules``, as a calibration records them."""
     bot = MultiColumnBot()
     model = load_model(rules)
-    return {
-        "settings": dataclasses.asdict(bot.settings(rules)),
-        "model": None if model is None else json.loads(model_path(rules.id).read_text()).get("sha256"),
-    }
+    return {"settings": dataclasses.asdict(bot.settings(rules)), "model": None if model is None else model.sha256}
 
 
 # -- measuring -------------------------------------------------------------------------------------------

@@ -129,6 +129,8 @@ class SheetModel:
     rules: RuleSet
     weights: F64
     meta: dict[str, Any] = field(default_factory=dict)
+    sha256: str | None = None
+    """The checksum of the file it was read from (None: made in memory, not read)."""
 
     def __post_init__(self) -> None:
         n = len(feature_names(self.rules))
@@ -242,7 +244,8 @@ def read_model(rules: RuleSet, path: Path) -> SheetModel:
         raise ModelFileError(f"{path}: a model of format {payload.get('format')} for {payload.get('rules')!r}")
     if payload.get("features") != feature_names(rules):
         raise ModelFileError(f"{path}: made for other features than this version computes; retrain it")
-    return SheetModel(rules, np.asarray(payload["weights"], dtype=np.float64), dict(payload.get("meta") or {}))
+    weights = np.asarray(payload["weights"], dtype=np.float64)
+    return SheetModel(rules, weights, dict(payload.get("meta") or {}), str(payload["sha256"]))
 
 
 def load_model(rules: RuleSet) -> SheetModel | None:

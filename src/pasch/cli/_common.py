@@ -29,6 +29,7 @@ from pasch.i18n import N_, _, box_name
 __all__ = [
     "EXIT_BAD_INPUT",
     "SheetView",
+    "check_output",
     "console",
     "err_console",
     "fail",
@@ -147,6 +148,30 @@ def write_atomic(path: Path, text: str) -> None:
     finally:
         with suppress(OSError):
             tmp.unlink()
+
+
+def check_output(path: Path, option: str) -> None:
+    """Refuse, before any work is done, an output path that cannot be written: a folder, something that is not a
+    regular file, a file without write permission, or a place under a file or a folder that cannot be written
+    (folders that do not exist yet are made when the file is written, so their nearest existing one counts).
+
+    Raises:
+        OSError: the path cannot be written; the message names ``option`` and the path.
+    """
+    if path.is_dir():
+        raise OSError(errno.EISDIR, f"{option}: it is a folder; give the path of a file", str(path))
+    if path.exists():
+        if not path.is_file():
+            raise OSError(errno.EEXIST, f"{option}: it exists and is not a regular file", str(path))
+        if not os.access(path, os.W_OK):
+            raise OSError(errno.EACCES, f"{option}: the file cannot be written", str(path))
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise OSError(errno.ENOTDIR, f"{option}: {folder} is not a folder", str(path))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OSError(errno.EACCES, f"{option}: the folder {folder} cannot be written", str(path))
 
 
 # -- output --------------------------------------------------------------------------------------

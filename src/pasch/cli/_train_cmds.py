@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from pasch.cli._app import app
-from pasch.cli._common import err_console, fail, guard
+from pasch.cli._common import check_output, err_console, fail, guard
 from pasch.errors import RuleSetError
 from pasch.rules import GameKind, RuleSet, get
 
@@ -70,6 +70,7 @@ def train_cmd(
     """
     with guard():
         rules = _multi_column(rules_text, "pasch train learns")
+        check_output(out, "--out")  # before hours of games, not after
         from pasch.bots.training import Generation, SheetModel, local_runner, ray_runner, save_model, train
 
         if ray is not None:
@@ -179,6 +180,7 @@ def calibrate_cmd(
         from pasch.bots.training import Calibration, measure, save_calibration, settings_record
 
         target = Path(f"{rules.id}.offsets.json") if out is None else out
+        check_output(target, "--out")
         err = err_console()
         err.print(f"{rules.id}: {games} games, seed {seed}, {jobs} process(es)", highlight=False)
 
