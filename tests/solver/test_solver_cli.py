@@ -53,7 +53,7 @@ def test_advise_lists_every_option_best_first() -> None:
         ["--dice", "13356", "--sheet", "ones=7"],
         ["--dice", "13356", "--sheet", "one_pair=4"],
         ["--dice", "13356", "--sheet", "ones=x"],
-        ["--dice", "13356", "--rules", "jetsi"],
+        ["--dice", "13356", "--rules", "jetsi", "--sheet", "ones=3"],  # several columns: COLUMN:BOX=POINTS
         ["--dice", "13356", "--rules", "nonsense"],
     ],
 )

@@ -203,9 +203,23 @@ def _print_distribution(info: dict[str, Any]) -> None:
 @app.command("advise")
 def advise_cmd(
     dice: Annotated[str, typer.Option("--dice", "-d", help="The five dice, e.g. 13356.")],
-    rules_text: Annotated[str, typer.Option("--rules", "-r", metavar="ID", help=RULES_HELP)] = "yahtzee",
+    rules_text: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            "-r",
+            metavar="ID",
+            help="Rule set, e.g. yahtzee, kniffel+forced, yatzy; jetsi, kniffel-3, kniffel-4 (the bot's estimate).",
+        ),
+    ] = "yahtzee",
     rolls_left: Annotated[int, typer.Option("--rolls-left", help="Throws still allowed this turn.")] = 0,
-    sheet: Annotated[str, typer.Option("--sheet", help='Filled boxes, e.g. "ones=3 twos=6 yahtzee=50".')] = "",
+    sheet: Annotated[
+        str,
+        typer.Option(
+            "--sheet",
+            help='Filled boxes, e.g. "ones=3 twos=6 yahtzee=50"; with several columns "1:ones=3 3:yahtzee=50".',
+        ),
+    ] = "",
     sharp: Annotated[
         bool | None, typer.Option("--sharp/--not-sharp", help="+sharp: dice from one throw of all five.")
     ] = None,
@@ -217,16 +231,39 @@ def advise_cmd(
         list[str] | None,
         typer.Option("--opponent", help='An opponent\'s sheet, e.g. "ones=3 chance=22" (repeatable; --objective win).'),
     ] = None,
+    announced: Annotated[
+        str | None,
+        typer.Option("--announced", metavar="BOX", help="kniffel-4: the box announced after this turn's first throw."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
-    """Every option in a situation with its value (expected remaining score), and the best one."""
+    """Every option in a situation with its value (expected remaining score), and the best one.
+
+    Single-column rule sets get the solver's exact values; jetsi, kniffel-3 and kniffel-4 the strongest bot's
+    estimate of the final total, labelled as such.
+    """
     with guard(), _compile_notice():
-        rules = _rules(rules_text)
+        rules = get(rules_text)
+        multi = rules.kind is GameKind.SHEET and rules.n_columns > 1
+        if not multi:
+            rules = _rules(rules_text)
         from pasch.dice import parse_dice
 
         roll = parse_dice(dice, rules.dice, rules.faces)
         if not 0 <= rolls_left < rules.throws:
             raise InvalidActionError(f"--rolls-left {rolls_left}: must be 0 to {rules.throws - 1}")
+        if multi:
+            if objective != "expected":
+                raise InvalidActionError(
+                    f"--objective {objective}: exact tables exist for single-column rule sets only; {rules.id} is "
+                    "advised by the bot's estimate of the expected total"
+                )
+            from pasch.cli._multi_advice import advise_multi
+
+            advise_multi(rules, roll, rolls_left, sheet, sharp, announced, as_json)
+            return
+        if announced is not None:
+            raise InvalidActionError(f"--announced: {rules.id} has no announced column")
         scores = parse_sheet(rules, sheet)
         _check_objective(objective, target, opponent)
         solver = _solver(rules)

@@ -1,0 +1,197 @@
+"""``pasch advise`` for the multi-column sheet games (jetsi, kniffel-3, kniffel-4): every option ranked by the
+strongest bot's estimate of the final total (:func:`pasch.app.advise`), labelled as an estimate, not exact.
+
+The sheet is given column by column, ``"1:ones=3 3:yahtzee=50"`` (columns numbered from 1, as in the action
+``score 2:ones``); each column is checked as the solver checks a single-column sheet (a box value no throw
+scores, a fill order broken), the announced column as a free one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from pasch.cli._common import console, print_json
+from pasch.errors import InvalidActionError
+from pasch.rules import Order, RuleSet
+
+__all__ = ["advise_multi", "parse_columns"]
+
+
+def parse_columns(rules: RuleSet, text: str) -> list[list[int | None]]:
+    """Parse ``"1:ones=3 2:twos=6 3:yahtzee=50"`` (commas allowed) into the columns of one sheet, None = open.
+
+    Raises:
+        InvalidActionError: an entry without its column, a column or box the rule set does not have, a value
+            that is not a number, or a box given twice.
+    """
+    n = rules.n_columns
+    cols: list[list[int | None]] = [[None] * len(rules.categories) for _ in range(n)]
+    for item in text.replace(",", " ").split():
+        where, sep, value = item.partition("=")
+        col_text, colon, box = where.partition(":")
+        if not sep or not colon:
+            raise InvalidActionError(
+                f"sheet entry {item!r}: {rules.id} has {n} columns; write COLUMN:BOX=POINTS, e.g. 2:ones=3"
+            )
+        if not col_text.isdigit() or not 1 <= int(col_text) <= n:
+            raise InvalidActionError(f"sheet entry {item!r}: the column is a number from 1 to {n}")
+        if not rules.has_category(box):
+            raise InvalidActionError(f"{box!r} is not a box of {rules.id}; boxes: {', '.join(rules.category_ids)}")
+        try:
+            points = int(value)
+        except ValueError:
+            raise InvalidActionError(f"sheet entry {item!r}: {value!r} is not a number") from None
+        c, i = int(col_text) - 1, rules.category_index(box)
+        if cols[c][i] is not None:
+            raise InvalidActionError(f"sheet entry {item!r}: {col_text}:{box} is given twice")
+        cols[c][i] = points
+    return cols
+
+
+def _check_columns(rules: RuleSet, cols: list[list[int | None]]) -> None:
+    """Refuse a column no game can reach: each checked by the solver of its own order (the announced column as
+    a free one; announcing decides which box, not which values a box can hold).
+
+    Raises:
+        InvalidActionError: the column, named by its number, and why.
+    """
+    from pasch.solver import check_sheet, shared_solver
+
+    for c, (order, scores) in enumerate(zip(rules.columns, cols, strict=True)):
+        if all(s is None for s in scores):
+            continue
+        single = Order.FREE if order is Order.ANNOUNCED else order
+        column_rules = dataclasses.replace(rules, columns=(single,), id=f"{rules.id}.{single.value}")
+        try:
+            check_sheet(shared_solver(column_rules), scores)
+        except InvalidActionError as exc:
+            message = str(exc).replace(column_rules.id, rules.id)
+            raise InvalidActionError(f"column {c + 1} ({order.value}): {message}") from None
+
+
+def advise_multi(
+    rules: RuleSet,
+    roll: tuple[int, ...],
+    rolls_left: int,
+    sheet: str,
+    sharp: bool | None,
+    announced: str | None,
+    as_json: bool,
+) -> None:
+    """Print every option of one player's turn in a multi-column game with the bot's estimate of the final total.
+
+    Raises:
+        InvalidActionError: a malformed or impossible sheet, a full sheet, or a wrong ``--announced``.
+    """
+    from pasch.app import advise
+    from pasch.engine import ColumnSheet, GameState, PlayerSheet
+
+    cols = parse_columns(rules, sheet)
+    if all(s is not None for col in cols for s in col):
+        raise InvalidActionError("the sheet is full: nothing is left to advise")
+    _check_columns(rules, cols)
+    box = _announced(rules, cols, announced, rolls_left)
+    filled = sum(s is not None for col in cols for s in col)
+    state = GameState(
+        rules,
+        ("you",),
+        (PlayerSheet(tuple(ColumnSheet(tuple(col)) for col in cols)),),
+        turn=filled,
+        dice=roll,
+        throws=rules.throws - rolls_left,
+        sharp=bool(sharp) and rules.sharp,
+        announced=box,
+    )
+    advice = advise(state)
+    total = state.total(0)
+    options = [o for o in advice.options if o.estimate is not None]
+    if not options:  # pragma: no cover - the bot values every option of a position with dice on the table
+        raise InvalidActionError("the bot has no estimate for this position")
+    best = options[0]
+    assert best.estimate is not None
+    if as_json:
+        print_json(
+            {
+                "rules": rules.id,
+                "dice": list(roll),
+                "rolls_left": rolls_left,
+                "announced": announced,
+                "exact": False,
+                "source": advice.source,
+                "total_now": total,
+                "best": str(best.action),
+                "options": [_json_option(o, total) for o in options],
+            }
+        )
+        return
+    from rich.table import Table
+
+    note = f", {announced} announced" if announced else ""
+    table = Table(title=f"{rules.id}: dice {' '.join(map(str, roll))}, {rolls_left} rolls left{note}")
+    table.add_column("option")
+    table.add_column("points now", justify="right")
+    table.add_column("estimated total", justify="right")
+    table.add_column("vs best", justify="right")
+    for o in options:
+        assert o.estimate is not None
+        table.add_row(
+            str(o.action),
+            "" if o.points is None else str(o.points),
+            f"{o.estimate:.1f}",
+            "best" if o is best else f"{o.estimate - best.estimate:+.1f}",
+        )
+    out = console()
+    out.print(table)
+    out.print(f"best: {best.action} (estimated final total {best.estimate:.1f}; now {total})", highlight=False)
+    out.print(
+        "Not exact: the strongest bot's estimate (per-column exact values, slack and a learned correction, "
+        "calibrated on self-play). Exact values exist for single-column rule sets only.",
+        highlight=False,
+    )
+
+
+def _json_option(o: Any, total: int) -> dict[str, Any]:
+    """One option as JSON: ``value`` the estimated rest (as for one column, where it is exact), ``estimate`` the
+    estimated final total, ``delta`` against the best."""
+    return {
+        "action": str(o.action),
+        "value": round(o.estimate - total, 4),
+        "estimate": round(o.estimate, 4),
+        "delta": round(o.delta, 4) if o.delta is not None else None,
+        "points": o.points,
+    }
+
+
+def _announced(rules: RuleSet, cols: list[list[int | None]], announced: str | None, rolls_left: int) -> int | None:
+    """The announced box's index (None: nothing announced).
+
+    Raises:
+        InvalidActionError: ``--announced`` for rules without an announced column, a box not open there, or no
+            announcement where the position needs one (only the announced column open after the first throw).
+    """
+    column = rules.announced_column
+    if announced is None:
+        if column is not None and rolls_left < rules.throws - 1:
+            others = all(s is not None for c, col in enumerate(cols) if c != column for s in col)
+            if others:
+                raise InvalidActionError(
+                    f"only the announced column is open: a box was announced after the first throw; "
+                    f"give it with --announced BOX (open there: {_open(rules, cols[column])})"
+                )
+        return None
+    if column is None:
+        raise InvalidActionError(f"--announced: {rules.id} has no announced column")
+    if not rules.has_category(announced):
+        raise InvalidActionError(f"--announced {announced!r}: not a box of {rules.id}")
+    i = rules.category_index(announced)
+    if cols[column][i] is not None:
+        raise InvalidActionError(
+            f"--announced {announced}: column {column + 1} has it filled already; open there: "
+            f"{_open(rules, cols[column])}"
+        )
+    return i
+
+
+def _open(rules: RuleSet, col: list[int | None]) -> str:
+    return ", ".join(rules.categories[i].id for i, s in enumerate(col) if s is None) or "none"
