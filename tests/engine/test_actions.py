@@ -178,3 +178,22 @@ def test_unicode_digits_are_refused_cleanly(text: str) -> None:
     with pytest.raises(InvalidActionError) as info:
         Action.parse(text)
     assert "²" in str(info.value) or "³" in str(info.value)
+
+
+def test_parsing_a_text_again_gives_the_same_action_and_the_memo_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pasch.engine import _actions
+
+    monkeypatch.setattr(_actions, "_PARSED", {})
+    monkeypatch.setattr(_actions, "_PARSED_MAX", 3)
+    first = Action.parse("keep 3 3 5")
+    assert Action.parse("keep 3 3 5") is first and first == Keep((3, 3, 5))
+    assert Action.parse(" KEEP 3,3,5 ") == first  # another text of the same action: read on its own
+    for text in ("score chance", "roll", "throw 1 2 3 4 5", "keep 1"):
+        Action.parse(text)
+    assert len(_actions._PARSED) <= 3
+    for _ in range(2):  # a bad text is refused every time, never remembered
+        with pytest.raises(InvalidActionError, match="'keep 7'"):
+            Action.parse("keep 7")
+    assert "keep 7" not in _actions._PARSED

@@ -85,3 +85,38 @@ def test_rule_set_cached_computes_once_and_never_takes_part_in_equality() -> Non
     again = rules.cached(("test", "cached"), factory)
     assert first is again and calls == [1]
     assert rules == get("yatzy")
+
+
+def test_can_roll_can_keep_and_announcements_say_what_legal_actions_holds() -> None:
+    """The cheap questions a view asks after every action agree with the full list at every state of whole
+    random games: plain and score-keeper mode, one and several columns, kniffel-4's announcements (the forced
+    one when only the announced column is left open included), sharp dice, and the finished game."""
+    import random
+
+    from pasch.engine import Announce, Keep, Roll
+
+    seen: set[str] = set()
+    for rules_id in ("yahtzee", "kniffel+sharp", "yatzy+forced", "jetsi", "kniffel-4"):
+        for keeper in (False, True):
+            for seed in range(3):
+                rng = random.Random(seed)
+                state: State = new_game(get(rules_id), ["Ada", "Bob"][: 1 + seed % 2], keeper=keeper)
+                while True:
+                    assert isinstance(state, GameState)
+                    legal = state.legal_actions()
+                    assert state.can_roll == any(isinstance(a, Roll) for a in legal)
+                    assert state.can_keep == any(isinstance(a, Keep) for a in legal)
+                    assert state.announcements() == tuple(a for a in legal if isinstance(a, Announce))
+                    seen.update(k for k, v in (("roll", state.can_roll), ("keep", state.can_keep)) if v)
+                    seen.update({"announce"} if state.announcements() else set())
+                    seen.update({"must_announce"} if state.must_announce() else set())
+                    seen.update({"keeper"} if keeper and legal and not state.is_chance_node else set())
+                    if state.is_terminal:
+                        seen.add("terminal")
+                        assert legal == () and not state.can_roll and not state.can_keep
+                        break
+                    if state.is_chance_node:
+                        state = state.apply(rng.choice(state.chance_outcomes())[0])
+                    else:
+                        state = state.apply(rng.choice(legal))
+    assert seen == {"roll", "keep", "announce", "must_announce", "keeper", "terminal"}

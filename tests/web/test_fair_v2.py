@@ -44,7 +44,7 @@ def spec_throws(seed: str, contributions: list[str | None], shapes: list[tuple[i
 def test_the_stream_is_the_specified_construction_and_fair() -> None:
     seed = secrets.token_hex(32)
     contributions: list[str | None] = [secrets.token_hex(32), None, secrets.token_hex(32)]
-    shapes = [(5, 6), (3, 6), (1, 6), (2, 6), (5, 6), (2, 12)] * 5
+    shapes = [(5, 6), (3, 6), (1, 6), (2, 6), (5, 6), (2, 12), (3, 4), (40, 7)] * 5  # 40 dice: a second block
     stream = HmacDice(seed, contributions)
     assert [stream.throw(n, f) for n, f in shapes] == spec_throws(seed, contributions, shapes)
     # Another contribution, or none, gives other dice: the key depends on every seat's.

@@ -75,6 +75,12 @@ def _dice_words(words: list[str], verb: str) -> tuple[int, ...]:
     return tuple(sorted(values))
 
 
+_PARSED: dict[str, Action] = {}
+"""Texts read before and their actions (immutable, so one object serves every reader): a server reads the same
+few hundred texts over and over, twice per move. Bounded: cleared when full."""
+_PARSED_MAX = 4096
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """Base class of all actions. Use :meth:`parse` to read the text form."""
@@ -97,13 +103,20 @@ class Action:
         """
         if not isinstance(text, str):
             raise InvalidActionError(f"an action is text, not {type(text).__name__}")
+        hit = _PARSED.get(text)
+        if hit is not None:
+            return hit
         try:
-            return Action._parse(text)
+            action = Action._parse(text)
         except InvalidActionError as exc:
             quoted = repr(text.strip())
             if quoted in str(exc):
                 raise
             raise InvalidActionError(f"{quoted}: {exc}") from None
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[text] = action
+        return action
 
     @staticmethod
     def _parse(text: str) -> Action:

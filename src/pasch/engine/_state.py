@@ -259,6 +259,32 @@ class GameState(StateBase):
             raise InvalidActionError(f"box {box}: {rules.name} has boxes 0 to {len(rules.categories) - 1}")
         return _score_table(rules)[0][column][box]
 
+    @property
+    def can_roll(self) -> bool:
+        """Whether ``roll`` is allowed now (the turn's first throw; never in score-keeper mode).
+
+        What :meth:`legal_actions` holds, without listing it (a view asks this after every action)."""
+        return not self.pending and self.dice is None and not self.keeper and not self.is_terminal
+
+    @property
+    def can_keep(self) -> bool:
+        """Whether a ``keep`` (a throw of the other dice) is allowed now: dice on the table, a throw left and no
+        announcement due (:meth:`must_announce`). Without listing the keeps as :meth:`legal_actions` does."""
+        return (
+            not self.pending
+            and self.dice is not None
+            and self.throws < self.rules.throws
+            and not self.is_terminal
+            and not self.must_announce()
+        )
+
+    def announcements(self) -> tuple[Announce, ...]:
+        """The announcements allowed now, sorted (kniffel-4's announced column; empty elsewhere): the ``announce``
+        actions of :meth:`legal_actions`, without listing the others."""
+        if self.pending or self.is_terminal:
+            return ()
+        return self._announce_actions()
+
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action allowed now, sorted (chance nodes list every throw outcome)."""
         if self.is_terminal:
@@ -445,19 +471,18 @@ class GameState(StateBase):
         return replace(self, dice=(), pending=self.rules.dice, sharp=False)
 
     def _apply_keep(self, action: Keep) -> GameState:
-        text = str(action)
         if self.dice is None:
-            raise IllegalActionError(f"{text!r}: no dice thrown yet this turn; 'roll' first")
+            raise IllegalActionError(f"{str(action)!r}: no dice thrown yet this turn; 'roll' first")
         if self.keeper:
-            raise IllegalActionError(f"{text!r}: in score-keeper mode only the final dice are entered")
+            raise IllegalActionError(f"{str(action)!r}: in score-keeper mode only the final dice are entered")
         if self.throws >= self.rules.throws:
             raise IllegalActionError(
-                f"{text!r}: no throws left ({self.throws} of {self.rules.throws} used); score a box"
+                f"{str(action)!r}: no throws left ({self.throws} of {self.rules.throws} used); score a box"
             )
         if not _is_sub_multiset(action.dice, self.dice):
-            raise IllegalActionError(f"{text!r}: the dice on the table are {_show(self.dice)}")
+            raise IllegalActionError(f"{str(action)!r}: the dice on the table are {_show(self.dice)}")
         if len(action.dice) == len(self.dice):
-            raise IllegalActionError(f"{text!r} keeps every die, so nothing is thrown; score a box instead")
+            raise IllegalActionError(f"{str(action)!r} keeps every die, so nothing is thrown; score a box instead")
         return GameState(
             self.rules,
             self.players,

@@ -56,6 +56,20 @@ class ColumnTotals:
         return self.upper + self.bonus + self.lower + self.extra
 
 
+_PLAIN: dict[tuple[int, int], BoxOption] = {}
+"""Plain entries (no extra, joker or doubling) by (box, points): immutable, so one object serves every caller; a
+frozen dataclass costs a setattr per field to build, and a view asks for every open box's entry after each throw.
+Bounded by the boxes and their values (a few thousand at most)."""
+
+
+def _plain(index: int, points: int) -> BoxOption:
+    key = (index, points)
+    option = _PLAIN.get(key)
+    if option is None:
+        option = _PLAIN[key] = BoxOption(index, points)
+    return option
+
+
 def fill_candidates(rules: RuleSet, order: Order, scores: Scores) -> tuple[int, ...]:
     """The open boxes a column's fill order allows now (before any joker restriction).
 
@@ -101,9 +115,9 @@ def score_options(
         # The common case: no joker, strict or extra rule can apply; only sharp doubling.
         base = rules.base_scores(counts)
         if not (sharp and rules.sharp):
-            return tuple(BoxOption(i, base[i]) for i in candidates)
+            return tuple([_plain(i, base[i]) for i in candidates])
         return tuple(
-            BoxOption(i, base[i] * 2, doubled=True) if base[i] and rules.doubles(i) else BoxOption(i, base[i])
+            BoxOption(i, base[i] * 2, doubled=True) if base[i] and rules.doubles(i) else _plain(i, base[i])
             for i in candidates
         )
     y_value = scores[y] if y is not None else None

@@ -116,6 +116,19 @@ def dice_key(seed: str, contributions: Sequence[str | None]) -> bytes:
     return hmac.digest(bytes.fromhex(seed), message.encode("ascii"), "sha256")
 
 
+_FACES: dict[int, tuple[bytes, bytes]] = {}
+
+
+def _faces_table(faces: int) -> tuple[bytes, bytes]:
+    """For ``bytes.translate``: each byte ``b`` as the die ``b % faces + 1``, and the bytes at or above the largest
+    multiple of ``faces`` (rejected, so that every face is equally likely)."""
+    got = _FACES.get(faces)
+    if got is None:
+        limit = 256 - 256 % faces
+        got = _FACES[faces] = (bytes(b % faces + 1 for b in range(256)), bytes(range(limit, 256)))
+    return got
+
+
 class HmacDice:
     """The ``pasch-dice-v2`` throw stream: throw number ``t`` (0 for the game's first throw) reads the bytes
     of ``HMAC-SHA-256(key, "throw:{t}:{j}")`` for ``j = 0, 1, ...`` (ASCII, decimal numbers) one after the
@@ -153,12 +166,12 @@ class HmacDice:
         if not 1 <= faces <= 256:
             raise ValueError(f"dice of {faces} faces cannot be drawn from bytes")
         key = self.key()
-        limit = 256 - 256 % faces
+        table, rejected = _faces_table(faces)
         dice: list[int] = []
         block = 0
         while len(dice) < n:
             data = hmac.digest(key, f"throw:{self.count}:{block}".encode("ascii"), "sha256")
-            dice.extend(b % faces + 1 for b in data if b < limit)
+            dice.extend(data.translate(table, rejected))  # each byte below the limit, in order, as b % faces + 1
             block += 1
         self.count += 1
         return tuple(sorted(dice[:n]))

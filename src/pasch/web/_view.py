@@ -5,10 +5,12 @@ Everything here is read from the engine: the client draws it and never computes 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pasch.app import ColumnLayout, LayoutCache, seat_kinds, sheet_layout, sheet_rows
-from pasch.engine import Announce, GameState, Keep, KnasterState, Roll, State, cell_name
+from pasch.engine import GameState, KnasterState, Roll, State, cell_name
+from pasch.rules import BoxOption
 
 __all__ = ["ViewCache", "rules_info", "state_view"]
 
@@ -22,12 +24,15 @@ class ViewCache:
     modified. ``actions`` holds the text of each box's score action (a room's rule set never changes).
     """
 
-    __slots__ = ("actions", "columns", "layouts")
+    __slots__ = ("actions", "columns", "layouts", "sheets")
 
     def __init__(self) -> None:
         self.layouts = LayoutCache()
         self.columns: dict[tuple[int, int], tuple[ColumnLayout, dict[str, Any]]] = {}
         self.actions: dict[tuple[int, int], str] = {}
+        self.sheets: tuple[object, list[list[dict[str, Any]]], tuple[int, ...]] | None = None
+        """The sheets last laid out (the state's ``sheets`` object), their views and grand totals: a roll or a keep
+        leaves every sheet as it was, and the state after it the same ``sheets`` object."""
 
 
 def rules_info(rules: Any) -> dict[str, Any]:
@@ -82,32 +87,36 @@ def _column_view(col: ColumnLayout) -> dict[str, Any]:
 
 def _sheet_view(state: GameState, cache: ViewCache | None) -> tuple[dict[str, Any], tuple[int, ...]]:
     """The sheet part of the view, and each player's grand total."""
-    layout = sheet_layout(state, cache.layouts if cache is not None else None)
-    sheets: list[list[dict[str, Any]]] = [[] for _ in layout.players]
-    for col in layout.columns:
-        key = (col.player, col.column)
-        hit = cache.columns.get(key) if cache is not None else None
-        if hit is not None and hit[0] is col:
-            view = hit[1]
-        else:
-            view = _column_view(col)
-            if cache is not None:
-                cache.columns[key] = (col, view)
-        sheets[col.player].append(view)
+    seen = cache.sheets if cache is not None else None
+    if seen is not None and seen[0] is state.sheets:  # nothing written since: only the dice and what they pay
+        sheets, grand = seen[1], seen[2]
+        boxes: Mapping[tuple[int, int], BoxOption] = {(c, o.index): o for c, o in state.score_options()}
+    else:
+        layout = sheet_layout(state, cache.layouts if cache is not None else None)
+        sheets = [[] for _ in layout.players]
+        for col in layout.columns:
+            key = (col.player, col.column)
+            hit = cache.columns.get(key) if cache is not None else None
+            if hit is not None and hit[0] is col:
+                view = hit[1]
+            else:
+                view = _column_view(col)
+                if cache is not None:
+                    cache.columns[key] = (col, view)
+            sheets[col.player].append(view)
+        grand, boxes = layout.grand_totals, layout.options
+        if cache is not None:
+            cache.sheets = (state.sheets, sheets, grand)
     texts = cache.actions if cache is not None else {}
     options = []
-    for (c, i), o in layout.options.items():
+    for (c, i), o in boxes.items():
         text = texts.get((c, i))
         if text is None:
             text = texts[(c, i)] = str(state.score_action(c, i))
         options.append({"column": c, "box": i, "points": o.total, "action": text})
-    # legal_actions() is sorted by kind (a roll stands alone; keeps come before announcements and entries), and
-    # after a throw it holds every keep: its first action says whether a roll or a keep is possible without
-    # scanning them all (a third of the view's time on a five-dice sheet), and only a rule set with an announced
-    # column can hold announcements.
-    legal = state.legal_actions()
-    first = legal[0] if legal else None
-    announce = [str(a) for a in legal if isinstance(a, Announce)] if state.rules.announced_column is not None else []
+    # The engine's answers without listing every legal action (after a throw that is every keep: a third of the
+    # view's time on a five-dice sheet); only a rule set with an announced column can hold announcements.
+    announce = [str(a) for a in state.announcements()] if state.rules.announced_column is not None else []
     return {
         "sheets": sheets,
         "dice": list(state.dice) if state.dice is not None else None,
@@ -116,11 +125,11 @@ def _sheet_view(state: GameState, cache: ViewCache | None) -> tuple[dict[str, An
         "sharp": state.sharp,
         "announced": state.announced,
         "options": options,
-        "can_roll": isinstance(first, Roll),
-        "can_keep": isinstance(first, Keep),
+        "can_roll": state.can_roll,
+        "can_keep": state.can_keep,
         "announce": announce,
         "can_enter": state.keeper and state.dice is None and not state.is_terminal,
-    }, layout.grand_totals
+    }, grand
 
 
 def _knaster_view(state: KnasterState) -> dict[str, Any]:
