@@ -224,3 +224,24 @@ def test_a_large_frame_in_many_reads_is_one_message() -> None:
 
     messages, parsed = asyncio.run(run())
     assert [m["text"] for m in messages] == [text, "after"] and parsed == []
+
+
+def test_the_parsers_remembered_position_is_forgotten_when_the_library_reads() -> None:
+    """The bypass remembers where the library's parser stands (the walk down its generators is not made at every
+    read) and forgets it whenever the library reads: a frame's head read by the library alone leaves its parser
+    inside the frame with nothing buffered, and the next bytes must go to the library, not past it."""
+
+    async def run() -> tuple[bool, bool, bool, list[dict[str, Any]]]:
+        direct_cls = direct_websocket_protocol()
+        assert not isinstance(direct_cls, str)
+        proto, _ = await _open(direct_cls)
+        before = proto._mine()
+        frame = _raw(0x81, b'{"type":"ping"}')
+        proto._feed(frame[:6])  # the head and the mask: the library waits for the payload, its buffer empty
+        inside = proto._mine()
+        proto.data_received(frame[6:])  # the payload: the library's, which completes the frame
+        return before, inside, proto._mine(), _messages(proto)
+
+    before, inside, after, messages = asyncio.run(run())
+    assert before and not inside and after
+    assert [m["text"] for m in messages] == ['{"type":"ping"}']

@@ -293,15 +293,15 @@ class Match:
         """
         if pending.at != len(self.game.actions):
             raise IllegalActionError("the game has moved on since this action was prepared")
-        before = UndoStep(self.state, pending.at, memo)
+        before = self.state
         texts = [t for _, t in pending.events]
         act = Action.parse(texts[0])
         self.game.state = pending.state
         self.game.actions.extend(texts)
         if isinstance(act, Roll | Keep) or len(texts) > 1:
             self._undo.clear()  # a throw is seen: nothing before it can be taken back
-        elif self.undo_enabled and isinstance(act, _UNDOABLE) and not self.seats[before.state.current_player].is_bot:
-            self._undo.append(before)
+        elif self.undo_enabled and isinstance(act, _UNDOABLE) and not self.seats[before.current_player].is_bot:
+            self._undo.append(UndoStep(before, pending.at, memo))
         return texts
 
     def discard(self, pending: Pending) -> None:

@@ -231,7 +231,7 @@ class LoopDirect:
                 dropped; the next call opens a new one).
         """
         pgconn = await self._connection()
-        values = [_text(v) for v in params]
+        values = [v.encode() if type(v) is str else _text(v) for v in params]  # text, the most of them, at once
         try:
             name = self._names.get(sql)
             if name is None:
@@ -369,6 +369,8 @@ def _numbered(sql: str) -> str:
 
 
 def _text(value: Any) -> bytes | None:
+    if type(value) is int:
+        return str(value).encode()
     if value is None:
         return None
     if isinstance(value, bool):

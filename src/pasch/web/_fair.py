@@ -148,14 +148,25 @@ class HmacDice:
         self.seed = seed
         self.contributions: list[str | None] = contributions if contributions is not None else []
         self.count = 0
-        self._key: tuple[tuple[str | None, ...], bytes] | None = None
+        self._key: tuple[tuple[str | None, ...], bytes, Any, Any] | None = None
 
     def key(self) -> bytes:
         """:func:`dice_key` of the seed and the contributions as they are now (derived again when they changed)."""
+        return self._keyed()[1]
+
+    def _keyed(self) -> tuple[tuple[str | None, ...], bytes, Any, Any]:
+        """The contributions, the key and the key's HMAC-SHA-256 inner and outer hashes (RFC 2104: the key padded
+        to SHA-256's block, xor 0x36 and 0x5c), hashed once per key: each throw's HMAC copies them instead of
+        setting up an HMAC (which makes OpenSSL 3 look its algorithm up again, every throw)."""
         now = tuple(self.contributions)
-        if self._key is None or self._key[0] != now:
-            self._key = (now, dice_key(self.seed, now))
-        return self._key[1]
+        keyed = self._key
+        if keyed is None or keyed[0] != now:
+            key = dice_key(self.seed, now)
+            block = key.ljust(64, b"\0")  # a SHA-256 digest (32 bytes) fits the 64-byte block
+            inner = hashlib.sha256(bytes(b ^ 0x36 for b in block))
+            outer = hashlib.sha256(bytes(b ^ 0x5C for b in block))
+            keyed = self._key = (now, key, inner, outer)
+        return keyed
 
     def throw(self, n: int, faces: int) -> tuple[int, ...]:
         """The next throw: ``n`` dice with ``faces`` faces, sorted.
@@ -165,12 +176,16 @@ class HmacDice:
         """
         if not 1 <= faces <= 256:
             raise ValueError(f"dice of {faces} faces cannot be drawn from bytes")
-        key = self.key()
+        _, _, inner_key, outer_key = self._keyed()
         table, rejected = _faces_table(faces)
         dice: list[int] = []
         block = 0
         while len(dice) < n:
-            data = hmac.digest(key, f"throw:{self.count}:{block}".encode("ascii"), "sha256")
+            inner = inner_key.copy()
+            inner.update(f"throw:{self.count}:{block}".encode("ascii"))
+            outer = outer_key.copy()
+            outer.update(inner.digest())
+            data = outer.digest()  # HMAC-SHA-256(key, "throw:{t}:{j}")
             dice.extend(data.translate(table, rejected))  # each byte below the limit, in order, as b % faces + 1
             block += 1
         self.count += 1

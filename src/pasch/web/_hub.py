@@ -220,6 +220,11 @@ class Hub:
         """Send a message to this process's connections of a room: encoded once, the same text to each (a
         token revocation and a rematch's new tokens are per connection)."""
         conns = self.conns.get(room.code, ())
+        if isinstance(message, Encoded):  # a move's update (the most of them), its text made by the commit's notice
+            text = message.text
+            for conn in conns:
+                conn.send(text)
+            return
         kind = message.get("type") if isinstance(message, dict) else None
         if kind in ("away", "presence") and isinstance(message, dict) and "seats" not in message:
             message = self.presence(room)  # who is there changed: the room's presence as this process sees it
@@ -236,10 +241,7 @@ class Hub:
                 own = tokens.get(conn.seat) if conn.seat is not None else None
                 conn.send({**public, "token": own} if own else public)
             return
-        if isinstance(message, str):
-            text = message
-        else:  # an update whose text the commit's notice made already is not encoded again
-            text = message.text if isinstance(message, Encoded) else encode(message)
+        text = message if isinstance(message, str) else encode(message)
         for conn in conns:
             conn.send(text)
 

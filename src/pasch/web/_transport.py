@@ -156,6 +156,10 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
         """:class:`WebSocketsSansIOProtocol` whose application may write text frames without ASGI, and whose
         client's plain text frames and pongs are read without the library's frame parser (:meth:`data_received`)."""
 
+        _pasch_parser: tuple[Any, bool] | None = None
+        """The library's parser (its generator) and whether it stood between frames when last looked at: it moves
+        only where the library reads (:meth:`_feed`), so the walk down its generators is not made at every read."""
+
         _pasch_partial: bytes | bytearray = b""
         """The start of a frame not complete in the reads so far (the library's parser has none of it); a large
         frame's reads are appended to it in place, not copied again at each read."""
@@ -174,7 +178,7 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
             """
             conn = self.conn
             if not self.handshake_complete:
-                super().data_received(data)
+                self._feed(data)
                 return
             buf: bytes | bytearray = data
             if self._pasch_partial:
@@ -182,10 +186,10 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
                 buf += data
             limit = conn.max_message_size
             at, end = 0, len(buf)
-            mine = _between_frames(conn, OPEN)  # changes only where the library reads a frame
+            mine = self._mine()  # changes only where the library reads a frame
             while at < end:
                 if not mine:
-                    super().data_received(bytes(buf[at:] if at else buf))
+                    self._feed(bytes(buf[at:] if at else buf))
                     return
                 start = at + 2
                 if start > end:
@@ -203,7 +207,7 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
                 if start > end:
                     break
                 if limit is not None and size > limit:  # refused by the library from its header
-                    super().data_received(bytes(buf[at:] if at else buf))
+                    self._feed(bytes(buf[at:] if at else buf))
                     return
                 frame_end = start + size
                 if frame_end > end:
@@ -218,13 +222,28 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
                         self.frames = [payload]
                         self.send_receive_event_to_app()
                 else:
-                    super().data_received(bytes(buf[at:frame_end]))
-                    mine = _between_frames(conn, OPEN)
+                    self._feed(bytes(buf[at:frame_end]))
+                    mine = self._mine()
                 at = frame_end
                 if conn.parser_exc is not None or self.transport.is_closing():  # refused: the rest is never read
                     return
             if at < end:
                 self._pasch_partial = buf if at == 0 and isinstance(buf, bytearray) else bytearray(buf[at:])
+
+        def _feed(self, data: bytes) -> None:
+            """Hand bytes to the library's own parser (which moves: looked at again before the next read)."""
+            self._pasch_parser = None
+            super().data_received(data)
+
+        def _mine(self) -> bool:
+            """:func:`_between_frames`, the parser's position remembered while the library reads nothing."""
+            conn = self.conn
+            if not _open_and_empty(conn, OPEN):
+                return False
+            seen = self._pasch_parser
+            if seen is None or seen[0] is not conn.parser:
+                seen = self._pasch_parser = (conn.parser, _parser_between_frames(conn))
+            return seen[1]
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
@@ -267,10 +286,16 @@ def _between_frames(conn: Any, open_state: Any) -> bool:
     to the frame loop ``Protocol.parse``) then waits in its reader's end-of-stream check (``StreamReader.at_eof``);
     inside a frame it waits in a read of the frame's bytes, which may leave the buffer empty too. A library whose
     parser looks otherwise is never bypassed."""
-    if conn.state is not open_state or conn.extensions or conn.parser_exc:
-        return False
-    if conn.reader.buffer:
-        return False
+    return _open_and_empty(conn, open_state) and _parser_between_frames(conn)
+
+
+def _open_and_empty(conn: Any, open_state: Any) -> bool:
+    """The connection is open, without extension or parse error, and nothing is buffered in its reader."""
+    return conn.state is open_state and not conn.extensions and not conn.parser_exc and not conn.reader.buffer
+
+
+def _parser_between_frames(conn: Any) -> bool:
+    """The position half of :func:`_between_frames`: the parser waits in the frame loop's end-of-stream check."""
     outer, inner = None, conn.parser
     for _ in range(4):  # the server's parser delegates to the frame loop, which waits in the reader
         below = getattr(inner, "gi_yieldfrom", None)
