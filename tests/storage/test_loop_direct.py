@@ -100,3 +100,18 @@ def test_closing_after_the_loop_closed_with_a_statement_waiting_raises_nothing()
     assert direct._waiter is None and not task.done()
     ours.close()
     theirs.close()
+
+
+def test_parameters_as_text_remember_the_last_time_by_identity() -> None:
+    """Every event of a move carries one ``datetime``: its text is made once; another time, even an equal one,
+    is written from its own value (the memo holds the object, so its identity is never reused meanwhile)."""
+    from datetime import UTC, datetime, timedelta
+
+    from pasch.storage._pg_append import _text
+
+    first = datetime(2026, 11, 29, 12, 0, 0, 123456, tzinfo=UTC)
+    assert _text(first) == b"2026-11-29T12:00:00.123456+00:00" and _text(first) == _text(first)
+    later = first + timedelta(microseconds=1)
+    assert _text(later) == b"2026-11-29T12:00:00.123457+00:00"
+    assert _text(first) == b"2026-11-29T12:00:00.123456+00:00"
+    assert [_text(v) for v in (7, True, False, None, "x")] == [b"7", b"t", b"f", None, b"x"]

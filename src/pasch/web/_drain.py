@@ -20,7 +20,7 @@ import logging
 import signal
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable
 from types import FrameType
 from typing import Any
 
@@ -37,6 +37,22 @@ RESTART = 1012
 """The websocket close code of a draining server (*service restart*: reconnect, maybe elsewhere)."""
 
 Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
+
+
+class _InFlight:
+    """:meth:`Drain.busy`: one object for every message (a generator-based context manager cost a generator and
+    two frames per message), counting in and out; nesting and concurrent use simply count."""
+
+    __slots__ = ("_drain",)
+
+    def __init__(self, drain: Drain) -> None:
+        self._drain = drain
+
+    def __enter__(self) -> None:
+        self._drain.inflight += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self._drain.inflight -= 1
 
 
 class Drain:
@@ -58,15 +74,11 @@ class Drain:
         """Whether this process drives the bots (shown on ``/api/ready``)."""
         self._previous: Handler = None
         self._armed = False
+        self._in_flight = _InFlight(self)
 
-    @contextlib.contextmanager
-    def busy(self) -> Iterator[None]:
-        """Count a client message as in flight while it is handled."""
-        self.inflight += 1
-        try:
-            yield
-        finally:
-            self.inflight -= 1
+    def busy(self) -> _InFlight:
+        """Count a client message as in flight while it is handled (``with drain.busy(): ...``)."""
+        return self._in_flight
 
     def install(self, app: FastAPI) -> None:
         """Add ``GET /api/ready`` (readiness) to the app."""
