@@ -79,7 +79,7 @@ def test_a_single_open_column_is_valued_by_its_exact_table(invoke: Invoke) -> No
     [
         (["--rules", "jetsi", "--sheet", "ones=3"], ["jetsi has 3 columns", "COLUMN:BOX=POINTS"]),
         (["--rules", "jetsi", "--sheet", "4:ones=3"], ["column is a number from 1 to 3"]),
-        (["--rules", "jetsi", "--sheet", "1:ones=3 1:ones=2"], ["1:ones is given twice"]),
+        (["--rules", "jetsi", "--sheet", "1:ones=3 1:ones=2"], ["column 1", "ones is given twice"]),
         (["--rules", "jetsi", "--sheet", "1:sevens=3"], ["'sevens' is not a box of jetsi"]),
         (["--rules", "jetsi", "--sheet", "2:twos=4"], ["column 2 (down)", "impossible jetsi sheet"]),
         (["--rules", "jetsi", "--sheet", "1:ones=7"], ["column 1 (free)", "no throw scores 7"]),

@@ -31,14 +31,13 @@ import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pasch.bots._multi import MultiColumnBot
-from pasch.bots._sheetvalue import load_model, read_checked, write_checked
+from pasch.bots._sheetvalue import data_file, load_model, read_checked, write_checked
 from pasch.engine import Action, GameState
 from pasch.errors import ModelFileError
 from pasch.rules import RuleSet, get
@@ -234,7 +233,7 @@ def _summarise(sums: Any, counts: Any, finals: Any, starts: list[float]) -> Cali
 # -- files -------------------------------------------------------------------------------------------------
 def calibration_path(rules_id: str) -> Path:
     """Where the shipped calibration of a rule set lives (whether or not it exists)."""
-    return Path(str(resources.files("pasch.bots") / "data" / f"{rules_id}.offsets.json"))
+    return data_file(f"{rules_id}.offsets.json")
 
 
 def save_calibration(calibration: Calibration, path: Path) -> str:

@@ -182,9 +182,14 @@ def checksum(payload: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def data_file(name: str) -> Path:
+    """A file of the package's data folder (shipped models and calibrations), whether or not it exists."""
+    return Path(str(resources.files("pasch.bots") / "data" / name))
+
+
 def model_path(rules_id: str) -> Path:
     """Where the shipped model of a rule set lives (whether or not it exists)."""
-    return Path(str(resources.files("pasch.bots") / "data" / f"{rules_id}.json"))
+    return data_file(f"{rules_id}.json")
 
 
 def save_model(model: SheetModel, path: Path) -> str:

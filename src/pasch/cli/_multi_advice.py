@@ -19,33 +19,32 @@ __all__ = ["advise_multi", "parse_columns"]
 
 
 def parse_columns(rules: RuleSet, text: str) -> list[list[int | None]]:
-    """Parse ``"1:ones=3 2:twos=6 3:yahtzee=50"`` (commas allowed) into the columns of one sheet, None = open.
+    """Parse ``"1:ones=3 2:twos=6 3:yahtzee=50"`` (commas allowed) into the columns of one sheet, None = open: each
+    column's entries as ``pasch advise`` reads a single-column sheet (:func:`pasch.cli._solver_cmds.parse_sheet`).
 
     Raises:
-        InvalidActionError: an entry without its column, a column or box the rule set does not have, a value
-            that is not a number, or a box given twice.
+        InvalidActionError: an entry without its column, a column the rule set does not have, or (naming the
+            column) a box it does not have, a value that is not a number, or a box given twice.
     """
+    from pasch.cli._solver_cmds import parse_sheet
+
     n = rules.n_columns
-    cols: list[list[int | None]] = [[None] * len(rules.categories) for _ in range(n)]
+    entries: list[list[str]] = [[] for _ in range(n)]
     for item in text.replace(",", " ").split():
-        where, sep, value = item.partition("=")
-        col_text, colon, box = where.partition(":")
-        if not sep or not colon:
+        col_text, colon, entry = item.partition(":")
+        if not colon or "=" not in entry or "=" in col_text:
             raise InvalidActionError(
                 f"sheet entry {item!r}: {rules.id} has {n} columns; write COLUMN:BOX=POINTS, e.g. 2:ones=3"
             )
         if not col_text.isdigit() or not 1 <= int(col_text) <= n:
             raise InvalidActionError(f"sheet entry {item!r}: the column is a number from 1 to {n}")
-        if not rules.has_category(box):
-            raise InvalidActionError(f"{box!r} is not a box of {rules.id}; boxes: {', '.join(rules.category_ids)}")
+        entries[int(col_text) - 1].append(entry)
+    cols: list[list[int | None]] = []
+    for c, column in enumerate(entries):
         try:
-            points = int(value)
-        except ValueError:
-            raise InvalidActionError(f"sheet entry {item!r}: {value!r} is not a number") from None
-        c, i = int(col_text) - 1, rules.category_index(box)
-        if cols[c][i] is not None:
-            raise InvalidActionError(f"sheet entry {item!r}: {col_text}:{box} is given twice")
-        cols[c][i] = points
+            cols.append(parse_sheet(rules, " ".join(column)))
+        except InvalidActionError as exc:
+            raise InvalidActionError(f"column {c + 1}: {exc}") from None
     return cols
 
 
