@@ -89,8 +89,8 @@ def advise_multi(
     cols = parse_columns(rules, sheet)
     if all(s is not None for col in cols for s in col):
         raise InvalidActionError("the sheet is full: nothing is left to advise")
+    box = _announced(rules, cols, announced, rolls_left)  # before the check, which may build the column tables
     _check_columns(rules, cols)
-    box = _announced(rules, cols, announced, rolls_left)
     filled = sum(s is not None for col in cols for s in col)
     state = GameState(
         rules,
