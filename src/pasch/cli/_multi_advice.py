@@ -104,11 +104,10 @@ def advise_multi(
     )
     advice = advise(state)
     total = state.total(0)
-    options = [o for o in advice.options if o.estimate is not None]
-    if not options:  # pragma: no cover - the bot values every option of a position with dice on the table
+    valued = [(o, o.estimate) for o in advice.options if o.estimate is not None]
+    if not valued:  # pragma: no cover - the bot values every option of a position with dice on the table
         raise InvalidActionError("the bot has no estimate for this position")
-    best = options[0]
-    assert best.estimate is not None
+    best, top = valued[0]
     if as_json:
         print_json(
             {
@@ -120,43 +119,38 @@ def advise_multi(
                 "source": advice.source,
                 "total_now": total,
                 "best": str(best.action),
-                "options": [_json_option(o, total) for o in options],
+                "options": [_json_option(o, estimate, total) for o, estimate in valued],
             }
         )
         return
-    from rich.table import Table
+    from pasch.cli._solver_cmds import print_options
 
-    note = f", {announced} announced" if announced else ""
-    table = Table(title=f"{rules.id}: dice {' '.join(map(str, roll))}, {rolls_left} rolls left{note}")
-    table.add_column("option")
-    table.add_column("points now", justify="right")
-    table.add_column("estimated total", justify="right")
-    table.add_column("vs best", justify="right")
-    for o in options:
-        assert o.estimate is not None
-        table.add_row(
-            str(o.action),
-            "" if o.points is None else str(o.points),
-            f"{o.estimate:.1f}",
-            "best" if o is best else f"{o.estimate - best.estimate:+.1f}",
-        )
-    out = console()
-    out.print(table)
-    out.print(f"best: {best.action} (estimated final total {best.estimate:.1f}; now {total})", highlight=False)
-    out.print(
+    print_options(
+        rules,
+        roll,
+        rolls_left,
+        f", {announced} announced" if announced else "",
+        ("estimated total", "vs best"),
+        (
+            (str(o.action), o.points, f"{estimate:.1f}", "best" if o is best else f"{estimate - top:+.1f}")
+            for o, estimate in valued
+        ),
+        f"best: {best.action} (estimated final total {top:.1f}; now {total})",
+    )
+    console().print(
         "Not exact: the strongest bot's estimate (per-column exact values, slack and a learned correction, "
         "calibrated on self-play). Exact values exist for single-column rule sets only.",
         highlight=False,
     )
 
 
-def _json_option(o: Any, total: int) -> dict[str, Any]:
+def _json_option(o: Any, estimate: float, total: int) -> dict[str, Any]:
     """One option as JSON: ``value`` the estimated rest (as for one column, where it is exact), ``estimate`` the
     estimated final total, ``delta`` against the best."""
     return {
         "action": str(o.action),
-        "value": round(o.estimate - total, 4),
-        "estimate": round(o.estimate, 4),
+        "value": round(estimate - total, 4),
+        "estimate": round(estimate, 4),
         "delta": round(o.delta, 4) if o.delta is not None else None,
         "points": o.points,
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,10 +25,38 @@ JSON_HELP = "Print one JSON object on stdout."
 
 
 def _rules(text: str) -> RuleSet:
-    rules = get(text)
+    return _single_column(get(text))
+
+
+def _single_column(rules: RuleSet) -> RuleSet:
     if len(rules.columns) != 1:
         raise RuleSetError(f"{rules.id}: the solver handles single-column rule sets only")
     return rules
+
+
+def print_options(
+    rules: RuleSet,
+    roll: tuple[int, ...],
+    rolls_left: int,
+    suffix: str,
+    heads: Sequence[str],
+    rows: Iterable[tuple[str, int | None, *tuple[str, ...]]],
+    best: str,
+) -> None:
+    """An advice's table: the situation as its title (``suffix`` after it), each option with its points now and
+    the cells of ``heads``, then the line ``best``."""
+    from rich.table import Table
+
+    table = Table(title=f"{rules.id}: dice {' '.join(map(str, roll))}, {rolls_left} rolls left{suffix}")
+    table.add_column("option")
+    table.add_column("points now", justify="right")
+    for head in heads:
+        table.add_column(head, justify="right")
+    for action, points, *cells in rows:
+        table.add_row(action, "" if points is None else str(points), *cells)
+    out = console()
+    out.print(table)
+    out.print(best, highlight=False)
 
 
 @contextmanager
@@ -246,7 +274,7 @@ def advise_cmd(
         rules = get(rules_text)
         multi = rules.kind is GameKind.SHEET and rules.n_columns > 1
         if not multi:
-            rules = _rules(rules_text)
+            rules = _single_column(rules)
         from pasch.dice import parse_dice
 
         roll = parse_dice(dice, rules.dice, rules.faces)
@@ -288,23 +316,15 @@ def advise_cmd(
                 }
             )
             return
-        from rich.table import Table
-
-        table = Table(title=f"{rules.id}: dice {' '.join(map(str, roll))}, {rolls_left} rolls left")
-        table.add_column("option")
-        table.add_column("points now", justify="right")
-        table.add_column("expected rest", justify="right")
-        table.add_column("loss", justify="right")
-        for o in options:
-            table.add_row(
-                o.action_text,
-                "" if o.points is None else str(o.points),
-                f"{o.value:.4f}",
-                f"{best.value - o.value:.4f}",
-            )
-        out = console()
-        out.print(table)
-        out.print(f"best: {best.action_text} ({best.value:.4f})", highlight=False)
+        print_options(
+            rules,
+            roll,
+            rolls_left,
+            "",
+            ("expected rest", "loss"),
+            ((o.action_text, o.points, f"{o.value:.4f}", f"{best.value - o.value:.4f}") for o in options),
+            f"best: {best.action_text} ({best.value:.4f})",
+        )
 
 
 OBJECTIVES = ("expected", "target", "win")
@@ -375,18 +395,16 @@ def _advise_objective(
     if as_json:
         print_json(info)
         return
-    from rich.table import Table
-
     what = f"P(score >= {target})" if objective == "target" else "P(win)"
-    table_out = Table(title=f"{rules.id}: dice {' '.join(map(str, roll))}, {rolls_left} rolls left, {what}")
-    table_out.add_column("option")
-    table_out.add_column("points now", justify="right")
-    table_out.add_column(what, justify="right")
-    for o in options:
-        table_out.add_row(o.action_text, "" if o.points is None else str(o.points), f"{100 * o.probability:.2f} %")
-    out = console()
-    out.print(table_out)
-    out.print(f"best: {best.action_text} ({what} = {100 * best.probability:.2f} %)", highlight=False)
+    print_options(
+        rules,
+        roll,
+        rolls_left,
+        f", {what}",
+        (what,),
+        ((o.action_text, o.points, f"{100 * o.probability:.2f} %") for o in options),
+        f"best: {best.action_text} ({what} = {100 * best.probability:.2f} %)",
+    )
 
 
 ANNOUNCE_BYTES = 50 * 1024 * 1024
