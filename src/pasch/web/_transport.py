@@ -236,9 +236,15 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
             super().data_received(data)
 
         def _mine(self) -> bool:
-            """:func:`_between_frames`, the parser's position remembered while the library reads nothing."""
+            """Whether the library's parser stands between two frames of an open connection with nothing buffered
+            and no extension: there the next bytes start a frame, and reading plain frames past the library leaves
+            it as it would be after reading them itself. Its parser (the server's, which hands on to the frame loop
+            ``Protocol.parse``) then waits in its reader's end-of-stream check (``StreamReader.at_eof``); inside a
+            frame it waits in a read of the frame's bytes, which may leave the buffer empty too. A library whose
+            parser looks otherwise is never bypassed. The parser's position is remembered while the library reads
+            nothing (:meth:`_feed` forgets it)."""
             conn = self.conn
-            if not _open_and_empty(conn, OPEN):
+            if conn.state is not OPEN or conn.extensions or conn.parser_exc or conn.reader.buffer:
                 return False
             seen = self._pasch_parser
             if seen is None or seen[0] is not conn.parser:
@@ -279,23 +285,8 @@ def direct_websocket_protocol() -> type[asyncio.Protocol] | str:
     return Direct
 
 
-def _between_frames(conn: Any, open_state: Any) -> bool:
-    """Whether the library's parser stands between two frames of an open connection with nothing buffered and no
-    extension: there the next bytes start a frame, and reading plain frames
-    past the library leaves it as it would be after reading them itself. Its parser (the server's, which hands on
-    to the frame loop ``Protocol.parse``) then waits in its reader's end-of-stream check (``StreamReader.at_eof``);
-    inside a frame it waits in a read of the frame's bytes, which may leave the buffer empty too. A library whose
-    parser looks otherwise is never bypassed."""
-    return _open_and_empty(conn, open_state) and _parser_between_frames(conn)
-
-
-def _open_and_empty(conn: Any, open_state: Any) -> bool:
-    """The connection is open, without extension or parse error, and nothing is buffered in its reader."""
-    return conn.state is open_state and not conn.extensions and not conn.parser_exc and not conn.reader.buffer
-
-
 def _parser_between_frames(conn: Any) -> bool:
-    """The position half of :func:`_between_frames`: the parser waits in the frame loop's end-of-stream check."""
+    """Whether the parser waits in the frame loop's end-of-stream check (see ``Direct._mine``)."""
     outer, inner = None, conn.parser
     for _ in range(4):  # the server's parser delegates to the frame loop, which waits in the reader
         below = getattr(inner, "gi_yieldfrom", None)
