@@ -18,7 +18,16 @@ from pasch.cli._common import console, guard, print_json
 from pasch.errors import InvalidActionError, RuleSetError
 from pasch.rules import GameKind, RuleSet, get
 
-__all__ = ["advise_cmd", "duel_cmd", "parse_sheet", "review_cmd", "simulate_cmd", "solve_cmd"]
+__all__ = [
+    "advise_cmd",
+    "check_extra",
+    "duel_cmd",
+    "parse_sheet",
+    "parse_sheet_extra",
+    "review_cmd",
+    "simulate_cmd",
+    "solve_cmd",
+]
 
 RULES_HELP = "Rule set, e.g. yahtzee, kniffel+forced, yatzy (single column)."
 JSON_HELP = "Print one JSON object on stdout."
@@ -47,7 +56,8 @@ def print_options(
     the cells of ``heads``, then the line ``best``."""
     from rich.table import Table
 
-    table = Table(title=f"{rules.id}: dice {' '.join(map(str, roll))}, {rolls_left} rolls left{suffix}")
+    rolls = f"{rolls_left} roll{'' if rolls_left == 1 else 's'} left"
+    table = Table(title=f"{rules.id}: dice {' '.join(map(str, roll))}, {rolls}{suffix}")
     table.add_column("option")
     table.add_column("points now", justify="right")
     for head in heads:
@@ -130,28 +140,100 @@ def _load_solver(rules: RuleSet, force: bool, show_progress: bool) -> Any:
             remove()
 
 
+EXTRA = "extra"
+"""The sheet entry of the extra five-alike points already earned (``extra=100``)."""
+
+
 def parse_sheet(rules: RuleSet, text: str) -> list[int | None]:
     """Parse ``"ones=3 twos=6 yahtzee=50"`` (commas allowed) into a column, None = open.
 
     Raises:
-        InvalidActionError: a malformed entry, a box the rule set does not have, or a box given twice.
+        InvalidActionError: a malformed entry, a box the rule set does not have, a box given twice, or extra
+            points (``extra=N``: :func:`parse_sheet_extra` reads them).
+    """
+    scores, extra = parse_sheet_extra(rules, text)
+    if extra:
+        raise InvalidActionError(
+            f"extra={extra}: extra points are read for single-column sheets (in a multi-column game they change "
+            "no option's rank)"
+        )
+    return scores
+
+
+def parse_sheet_extra(rules: RuleSet, text: str) -> tuple[list[int | None], int]:
+    """Parse a column as :func:`parse_sheet` does, and ``extra=N``: the extra five-alike points already earned
+    beside the boxes (a Yahtzee bonus), 0 when not given. Only their form is checked here (:func:`check_extra`
+    checks them against the rules and the boxes).
+
+    Raises:
+        InvalidActionError: a malformed entry, a box the rule set does not have, or a box (or ``extra``) given
+            twice.
     """
     scores: list[int | None] = [None] * len(rules.categories)
+    extra: int | None = None
     for item in text.replace(",", " ").split():
         box, sep, value = item.partition("=")
         if not sep:
             raise InvalidActionError(f"sheet entry {item!r}: write BOX=POINTS, e.g. ones=3")
-        if not rules.has_category(box):
-            raise InvalidActionError(f"{box!r} is not a box of {rules.id}; boxes: {', '.join(rules.category_ids)}")
+        if box != EXTRA and not rules.has_category(box):
+            raise InvalidActionError(
+                f"{box!r} is not a box of {rules.id}; boxes: {', '.join(rules.category_ids)} (and {EXTRA}=POINTS)"
+            )
         try:
             points = int(value)
         except ValueError:
             raise InvalidActionError(f"sheet entry {item!r}: {value!r} is not a number") from None
+        if box == EXTRA:
+            if extra is not None:
+                raise InvalidActionError(f"sheet entry {item!r}: {EXTRA} is given twice")
+            extra = points
+            continue
         i = rules.category_index(box)
         if scores[i] is not None:
             raise InvalidActionError(f"sheet entry {item!r}: {box} is given twice")
         scores[i] = points
-    return scores
+    return scores, extra or 0
+
+
+def check_extra(rules: RuleSet, scores: Sequence[int | None], extra: int) -> None:
+    """Refuse extra five-alike points a column cannot hold: a rule set that pays none, a sum that is not a number
+    of further five-alikes, a five-alike box not scored, or more further five-alikes than boxes filled that could
+    have taken them (Kniffel's 50 and the flat 100 come only with an upper box).
+
+    Raises:
+        InvalidActionError: what is wrong, in one line.
+    """
+    from pasch.rules import ExtraPolicy
+
+    if extra == 0:
+        return
+    policy = rules.extra
+    if policy is ExtraPolicy.NONE:
+        raise InvalidActionError(f"{EXTRA}={extra}: {rules.id} pays no extra points for a further five-alike")
+    unit = 50 if policy is ExtraPolicy.UPPER_50 else 100
+    if extra < 0 or extra % unit:
+        raise InvalidActionError(
+            f"{EXTRA}={extra}: {rules.id} pays {unit} extra points for each further five-alike; "
+            f"give a multiple of {unit}"
+        )
+    y = rules.five_alike_index
+    assert y is not None  # a rule set with extra points has a five-alike box (RuleSet checks it)
+    name = rules.categories[y].id
+    if not scores[y]:
+        raise InvalidActionError(
+            f"{EXTRA}={extra}: extra points come only once the {name} box holds a score above 0 (give {name}=...)"
+        )
+    upper_only = policy is not ExtraPolicy.BONUS_100
+    takers = [
+        i for i, s in enumerate(scores) if s is not None and i != y and (rules.categories[i].is_upper or not upper_only)
+    ]
+    if extra // unit > len(takers):
+        n = len(takers)
+        where = f"upper box{'' if n == 1 else 'es'}" if upper_only else f"box{'' if n == 1 else 'es'} besides {name}"
+        raise InvalidActionError(
+            f"{EXTRA}={extra} means {extra // unit} further five-alikes, but only {n} {where} "
+            f"{'is' if n == 1 else 'are'} filled"
+        )
 
 
 @app.command("solve")
@@ -245,7 +327,8 @@ def advise_cmd(
         str,
         typer.Option(
             "--sheet",
-            help='Filled boxes, e.g. "ones=3 twos=6 yahtzee=50"; with several columns "1:ones=3 3:yahtzee=50".',
+            help='Filled boxes, e.g. "ones=3 twos=6 yahtzee=50 extra=100" (extra: five-alike bonuses earned); with '
+            'several columns "1:ones=3 3:yahtzee=50".',
         ),
     ] = "",
     sharp: Annotated[
@@ -257,7 +340,11 @@ def advise_cmd(
     target: Annotated[int | None, typer.Option("--target", help="The score to reach (--objective target).")] = None,
     opponent: Annotated[
         list[str] | None,
-        typer.Option("--opponent", help='An opponent\'s sheet, e.g. "ones=3 chance=22" (repeatable; --objective win).'),
+        typer.Option(
+            "--opponent",
+            help='An opponent\'s sheet, e.g. "ones=3 chance=22" or "yahtzee=50 extra=100" (repeatable; '
+            "--objective win).",
+        ),
     ] = None,
     announced: Annotated[
         str | None,
@@ -292,14 +379,20 @@ def advise_cmd(
             return
         if announced is not None:
             raise InvalidActionError(f"--announced: {rules.id} has no announced column")
-        scores = parse_sheet(rules, sheet)
+        scores, extra = parse_sheet_extra(rules, sheet)
+        check_extra(rules, scores, extra)
         _check_objective(objective, target, opponent)
+        others = [parse_sheet_extra(rules, text) for text in opponent or []]
+        for other_scores, other_extra in others:
+            check_extra(rules, other_scores, other_extra)
         solver = _solver(rules)
         from pasch.solver import check_sheet
 
         check_sheet(solver, scores)  # a sheet the rules make impossible (fill order, five-alike box) is refused
         if objective != "expected":
-            _advise_objective(solver, scores, roll, rolls_left, sharp, objective, target, opponent or [], as_json)
+            _advise_objective(
+                solver, scores, extra, roll, rolls_left, sharp, objective, target, opponent or [], others, as_json
+            )
             return
         options = solver.options(scores, roll, rolls_left, sharp)
         best = options[0]
@@ -347,23 +440,27 @@ def _check_objective(objective: str, target: int | None, opponents: list[str] | 
 def _advise_objective(
     solver: Any,
     scores: list[int | None],
+    extra: int,
     roll: tuple[int, ...],
     rolls_left: int,
     sharp: bool | None,
     objective: str,
     target: int | None,
     opponents: list[str],
+    others: list[tuple[list[int | None], int]],
     as_json: bool,
 ) -> None:
-    """``advise --objective target|win``: every option with its probability of reaching the target or winning."""
+    """``advise --objective target|win``: every option with its probability of reaching the target or winning
+    (``extra``: this player's extra five-alike points; ``others``: each opponent's column and extra points, read
+    from ``opponents``)."""
     from pasch.rules import column_totals
-    from pasch.solver import score_distribution, target_table, win_files, win_pair
+    from pasch.solver import check_sheet, score_distribution, target_table, win_files, win_pair
 
     rules = solver.rules
     files = win_files(solver)
     if objective == "target":
         assert target is not None
-        reach = column_totals(rules, scores).total + files.width - 1
+        reach = column_totals(rules, scores, extra).total + files.width - 1
         if target > reach:  # before any table is built: the table covers width - 1 more points
             raise InvalidActionError(
                 f"--target {target}: {rules.id}'s threshold table answers targets up to {reach} from this sheet "
@@ -378,12 +475,13 @@ def _advise_objective(
     info: dict[str, Any] = {"rules": rules.id, "dice": list(roll), "rolls_left": rolls_left, "objective": objective}
     if objective == "target":
         assert target is not None
-        options = table.options(scores, roll, rolls_left, target, sharp)
+        options = table.options(scores, roll, rolls_left, target, sharp, extra)
         info["target"] = target
     else:
-        sheets = [parse_sheet(rules, text) for text in opponents]
-        dists = [score_distribution(solver, s) for s in sheets]
-        options = table.win_options(scores, roll, rolls_left, dists, sharp)
+        for other, _ in others:
+            check_sheet(solver, other)
+        dists = [score_distribution(solver, s, extra=e) for s, e in others]
+        options = table.win_options(scores, roll, rolls_left, dists, sharp, extra)
         info["opponents"] = [
             {"sheet": text, "expected_final": round(d.mean, 6)} for text, d in zip(opponents, dists, strict=True)
         ]
