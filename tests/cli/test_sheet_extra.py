@@ -73,6 +73,22 @@ def test_extra_points_leave_the_expected_score_advice_alone(invoke: Invoke) -> N
     assert values(MINE + " extra=300") == values(MINE)  # the value is the expected rest: earned points are not in it
 
 
+def test_a_columns_extra_points_add_to_the_estimated_total(invoke: Invoke) -> None:
+    def advice(sheet: str) -> dict[str, Any]:
+        args = ["advise", "--rules", "jetsi", "--dice", "13356", "--rolls-left", "1", "--sheet", sheet, "--json"]
+        result = invoke(args)
+        assert result.exit_code == 0, result.output
+        data: dict[str, Any] = json.loads(result.stdout)
+        return data
+
+    plain, extra = advice("1:yahtzee=50 1:chance=20"), advice("1:yahtzee=50 1:chance=20 1:extra=100")
+    assert extra["total_now"] == plain["total_now"] + 100
+    assert [o["action"] for o in extra["options"]] == [o["action"] for o in plain["options"]]
+    for a, b in zip(plain["options"], extra["options"], strict=True):
+        assert b["estimate"] == pytest.approx(a["estimate"] + 100, abs=1e-3)
+        assert (b["value"], b["delta"]) == (a["value"], a["delta"])
+
+
 @pytest.mark.parametrize(
     ("args", "needles"),
     [
@@ -91,7 +107,8 @@ def test_extra_points_leave_the_expected_score_advice_alone(invoke: Invoke) -> N
         ),
         (["--rules", "yahtzee", "--sheet", "yahtzee=50 extra=100 extra=100"], ["extra is given twice"]),
         (["--rules", "yahtzee", "--sheet", "yahtzee=50 extra=lots"], ["'lots' is not a number"]),
-        (["--rules", "jetsi", "--sheet", "1:yahtzee=50 1:extra=100"], ["column 1", "single-column sheets"]),
+        (["--rules", "jetsi", "--sheet", "1:chance=20 1:extra=100"], ["column 1", "yahtzee box holds a score above"]),
+        (["--rules", "jetsi", "--sheet", "1:yahtzee=50 1:extra=100"], ["column 1", "only 0 boxes besides yahtzee"]),
         (
             ["--rules", "yahtzee", "--objective", "win", "--opponent", "chance=20 extra=100"],
             ["extra=100", "yahtzee box holds a score above 0"],

@@ -18,15 +18,17 @@ from pasch.rules import Order, RuleSet
 __all__ = ["advise_multi", "parse_columns"]
 
 
-def parse_columns(rules: RuleSet, text: str) -> list[list[int | None]]:
-    """Parse ``"1:ones=3 2:twos=6 3:yahtzee=50"`` (commas allowed) into the columns of one sheet, None = open: each
-    column's entries as ``pasch advise`` reads a single-column sheet (:func:`pasch.cli._solver_cmds.parse_sheet`).
+def parse_columns(rules: RuleSet, text: str) -> list[tuple[list[int | None], int]]:
+    """Parse ``"1:ones=3 2:twos=6 3:yahtzee=50 3:extra=100"`` (commas allowed) into the columns of one sheet, each
+    its boxes (None = open) and its extra five-alike points: each column's entries as ``pasch advise`` reads a
+    single-column sheet (:func:`pasch.cli._solver_cmds.parse_sheet_extra`, :func:`~pasch.cli._solver_cmds.check_extra`).
 
     Raises:
         InvalidActionError: an entry without its column, a column the rule set does not have, or (naming the
-            column) a box it does not have, a value that is not a number, or a box given twice.
+            column) a box it does not have, a value that is not a number, a box given twice, or extra points the
+            column cannot hold.
     """
-    from pasch.cli._solver_cmds import parse_sheet
+    from pasch.cli._solver_cmds import check_extra, parse_sheet_extra
 
     n = rules.n_columns
     entries: list[list[str]] = [[] for _ in range(n)]
@@ -39,12 +41,14 @@ def parse_columns(rules: RuleSet, text: str) -> list[list[int | None]]:
         if not col_text.isdigit() or not 1 <= int(col_text) <= n:
             raise InvalidActionError(f"sheet entry {item!r}: the column is a number from 1 to {n}")
         entries[int(col_text) - 1].append(entry)
-    cols: list[list[int | None]] = []
+    cols: list[tuple[list[int | None], int]] = []
     for c, column in enumerate(entries):
         try:
-            cols.append(parse_sheet(rules, " ".join(column)))
+            scores, extra = parse_sheet_extra(rules, " ".join(column))
+            check_extra(rules, scores, extra)
         except InvalidActionError as exc:
             raise InvalidActionError(f"column {c + 1}: {exc}") from None
+        cols.append((scores, extra))
     return cols
 
 
@@ -86,7 +90,8 @@ def advise_multi(
     from pasch.app import advise
     from pasch.engine import ColumnSheet, GameState, PlayerSheet
 
-    cols = parse_columns(rules, sheet)
+    parsed = parse_columns(rules, sheet)
+    cols = [scores for scores, _ in parsed]
     if all(s is not None for col in cols for s in col):
         raise InvalidActionError("the sheet is full: nothing is left to advise")
     box = _announced(rules, cols, announced, rolls_left)  # before the check, which may build the column tables
@@ -95,7 +100,7 @@ def advise_multi(
     state = GameState(
         rules,
         ("you",),
-        (PlayerSheet(tuple(ColumnSheet(tuple(col)) for col in cols)),),
+        (PlayerSheet(tuple(ColumnSheet(tuple(col), extra) for col, extra in parsed)),),
         turn=filled,
         dice=roll,
         throws=rules.throws - rolls_left,

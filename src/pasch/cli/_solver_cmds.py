@@ -153,10 +153,7 @@ def parse_sheet(rules: RuleSet, text: str) -> list[int | None]:
     """
     scores, extra = parse_sheet_extra(rules, text)
     if extra:
-        raise InvalidActionError(
-            f"extra={extra}: extra points are read for single-column sheets (in a multi-column game they change "
-            "no option's rank)"
-        )
+        raise InvalidActionError(f"{EXTRA}={extra}: this sheet is the boxes alone")
     return scores
 
 
