@@ -181,8 +181,8 @@ def test_advise_objective_win_uses_the_rule_of_bot_win_and_the_hints() -> None:
     assert result.exit_code == 0, result.output
     got = {o["action"]: o["probability"] for o in json.loads(result.stdout)["options"]}
     solver = Solver.load(get(RULES))
-    scores = parse_sheet(get(RULES), sheet)
-    dists = [score_distribution(solver, parse_sheet(get(RULES), opponent))]
+    scores = parse_sheet(get(RULES), sheet)[0]
+    dists = [score_distribution(solver, parse_sheet(get(RULES), opponent)[0])]
     blended, _ = win_pair(solver)
     assert blended.survival is not None
     want = {o.action_text: o.probability for o in blended.win_options(scores, (1, 3, 3, 5, 6), 1, dists)}

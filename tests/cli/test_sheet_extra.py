@@ -57,10 +57,10 @@ def test_extra_points_count_toward_a_win_on_both_sides(invoke: Invoke) -> None:
     from pasch.cli._solver_cmds import parse_sheet
 
     table, _ = win_pair(solver)
-    dist = score_distribution(solver, parse_sheet(rules, THEIRS), extra=100)
-    want = table.win_options(parse_sheet(rules, MINE), (1, 3, 3, 5, 6), 1, [dist])
+    dist = score_distribution(solver, parse_sheet(rules, THEIRS)[0], extra=100)
+    want = table.win_options(parse_sheet(rules, MINE)[0], (1, 3, 3, 5, 6), 1, [dist])
     assert behind == pytest.approx({o.action_text: o.probability for o in want}, abs=1e-6)
-    plain_mean = score_distribution(solver, parse_sheet(rules, THEIRS)).mean
+    plain_mean = score_distribution(solver, parse_sheet(rules, THEIRS)[0]).mean
     assert data_theirs["opponents"][0]["expected_final"] == pytest.approx(plain_mean + 100, abs=1e-5)
 
 

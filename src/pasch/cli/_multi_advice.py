@@ -21,14 +21,14 @@ __all__ = ["advise_multi", "parse_columns"]
 def parse_columns(rules: RuleSet, text: str) -> list[tuple[list[int | None], int]]:
     """Parse ``"1:ones=3 2:twos=6 3:yahtzee=50 3:extra=100"`` (commas allowed) into the columns of one sheet, each
     its boxes (None = open) and its extra five-alike points: each column's entries as ``pasch advise`` reads a
-    single-column sheet (:func:`pasch.cli._solver_cmds.parse_sheet_extra`, :func:`~pasch.cli._solver_cmds.check_extra`).
+    single-column sheet (:func:`pasch.cli._solver_cmds.parse_sheet`, :func:`~pasch.cli._solver_cmds.check_extra`).
 
     Raises:
         InvalidActionError: an entry without its column, a column the rule set does not have, or (naming the
             column) a box it does not have, a value that is not a number, a box given twice, or extra points the
             column cannot hold.
     """
-    from pasch.cli._solver_cmds import check_extra, parse_sheet_extra
+    from pasch.cli._solver_cmds import check_extra, parse_sheet
 
     n = rules.n_columns
     entries: list[list[str]] = [[] for _ in range(n)]
@@ -44,7 +44,7 @@ def parse_columns(rules: RuleSet, text: str) -> list[tuple[list[int | None], int
     cols: list[tuple[list[int | None], int]] = []
     for c, column in enumerate(entries):
         try:
-            scores, extra = parse_sheet_extra(rules, " ".join(column))
+            scores, extra = parse_sheet(rules, " ".join(column))
             check_extra(rules, scores, extra)
         except InvalidActionError as exc:
             raise InvalidActionError(f"column {c + 1}: {exc}") from None

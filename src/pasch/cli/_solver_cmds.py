@@ -23,7 +23,6 @@ __all__ = [
     "check_extra",
     "duel_cmd",
     "parse_sheet",
-    "parse_sheet_extra",
     "review_cmd",
     "simulate_cmd",
     "solve_cmd",
@@ -144,23 +143,10 @@ EXTRA = "extra"
 """The sheet entry of the extra five-alike points already earned (``extra=100``)."""
 
 
-def parse_sheet(rules: RuleSet, text: str) -> list[int | None]:
-    """Parse ``"ones=3 twos=6 yahtzee=50"`` (commas allowed) into a column, None = open.
-
-    Raises:
-        InvalidActionError: a malformed entry, a box the rule set does not have, a box given twice, or extra
-            points (``extra=N``: :func:`parse_sheet_extra` reads them).
-    """
-    scores, extra = parse_sheet_extra(rules, text)
-    if extra:
-        raise InvalidActionError(f"{EXTRA}={extra}: this sheet is the boxes alone")
-    return scores
-
-
-def parse_sheet_extra(rules: RuleSet, text: str) -> tuple[list[int | None], int]:
-    """Parse a column as :func:`parse_sheet` does, and ``extra=N``: the extra five-alike points already earned
-    beside the boxes (a Yahtzee bonus), 0 when not given. Only their form is checked here (:func:`check_extra`
-    checks them against the rules and the boxes).
+def parse_sheet(rules: RuleSet, text: str) -> tuple[list[int | None], int]:
+    """Parse ``"ones=3 twos=6 yahtzee=50 extra=100"`` (commas allowed) into a column (None = open) and its extra
+    five-alike points already earned beside the boxes (a Yahtzee bonus; 0 when not given). Only their form is
+    checked here (:func:`check_extra` checks them against the rules and the boxes).
 
     Raises:
         InvalidActionError: a malformed entry, a box the rule set does not have, or a box (or ``extra``) given
@@ -376,16 +362,18 @@ def advise_cmd(
             return
         if announced is not None:
             raise InvalidActionError(f"--announced: {rules.id} has no announced column")
-        scores, extra = parse_sheet_extra(rules, sheet)
+        scores, extra = parse_sheet(rules, sheet)
         check_extra(rules, scores, extra)
         _check_objective(objective, target, opponent)
-        others = [parse_sheet_extra(rules, text) for text in opponent or []]
+        others = [parse_sheet(rules, text) for text in opponent or []]
         for other_scores, other_extra in others:
             check_extra(rules, other_scores, other_extra)
         solver = _solver(rules)
         from pasch.solver import check_sheet
 
-        check_sheet(solver, scores)  # a sheet the rules make impossible (fill order, five-alike box) is refused
+        # A sheet the rules make impossible (fill order, five-alike box) is refused: the player's and each opponent's.
+        for column in (scores, *(other for other, _ in others)):
+            check_sheet(solver, column)
         if objective != "expected":
             _advise_objective(
                 solver, scores, extra, roll, rolls_left, sharp, objective, target, opponent or [], others, as_json
@@ -451,7 +439,7 @@ def _advise_objective(
     (``extra``: this player's extra five-alike points; ``others``: each opponent's column and extra points, read
     from ``opponents``)."""
     from pasch.rules import column_totals
-    from pasch.solver import check_sheet, score_distribution, target_table, win_files, win_pair
+    from pasch.solver import score_distribution, target_table, win_files, win_pair
 
     rules = solver.rules
     files = win_files(solver)
@@ -475,8 +463,6 @@ def _advise_objective(
         options = table.options(scores, roll, rolls_left, target, sharp, extra)
         info["target"] = target
     else:
-        for other, _ in others:
-            check_sheet(solver, other)
         dists = [score_distribution(solver, s, extra=e) for s, e in others]
         options = table.win_options(scores, roll, rolls_left, dists, sharp, extra)
         info["opponents"] = [
