@@ -157,12 +157,12 @@ def play(
     rng = np.random.default_rng(0)
     spent = [0.0, 0]
 
-    def decide(state: GameState) -> Action:
+    def decide(state: GameState) -> tuple[Action, None]:
         t = time.perf_counter()
         action = bot.choose(state, rng)
         spent[0] += time.perf_counter() - t
         spent[1] += 1
-        return action
+        return action, None  # rollout's Decide: the action, and no state made (_run applies it)
 
     state = new_game(rules, ["solo"])
     assert isinstance(state, GameState)
