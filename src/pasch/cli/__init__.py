@@ -25,7 +25,8 @@ from pasch.cli._app import app
 # checks this table against what the modules register). Help, no command or an unknown one load them all.
 _COMMAND_MODULE = {
     **dict.fromkeys(("rules", "score", "replay", "play"), "pasch.cli._basic"),
-    **dict.fromkeys(("solve", "advise", "simulate", "duel", "review"), "pasch.cli._solver_cmds"),
+    **dict.fromkeys(("solve", "advise", "review"), "pasch.cli._solver_cmds"),
+    **dict.fromkeys(("simulate", "duel"), "pasch.cli._sim_cmds"),
     **dict.fromkeys(("keep", "history"), "pasch.cli._tui_cmds"),
     **dict.fromkeys(("serve", "verify"), "pasch.cli._web_cmds"),
     **dict.fromkeys(("train", "calibrate", "model"), "pasch.cli._train_cmds"),
