@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import pasch.web._service as service_module
+import pasch.web._hints as hints_module
 from pasch.app import bot_tables_ready, uses_bot_tables
 from pasch.bots._multi import _TABLES
 from pasch.rules import get
@@ -44,7 +44,7 @@ def test_a_room_with_a_bot_or_hints_prepares_them_before_the_first_move(
     engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
     migrate(engine)
     rules = get("jetsi")
-    monkeypatch.setattr(service_module, "HINT_WAIT", 0.0)  # a hint does not wait for a build: it says so
+    monkeypatch.setattr(hints_module, "HINT_WAIT", 0.0)  # a hint does not wait for a build: it says so
 
     async def scenario() -> None:
         svc = Service(engine, bot_delay=0)

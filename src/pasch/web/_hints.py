@@ -5,17 +5,32 @@ player's column if they take it and play optimally afterwards), best first; mult
 get the strongest bot's suggestion (``exact: false``) with what each box pays now in sheet games. The policy
 itself lives in :mod:`pasch.app` (the terminal app gives the same advice); this module only shapes it.
 
-:func:`compute_hint` may load (or build) a solver table, so the server calls it in a worker thread.
+:func:`compute_hint` may load (or build) a solver table, so :func:`room_hint`, the server's answer to a ``hint``
+message, calls it in a worker thread once the table is ready, and says ``preparing`` while it is being built.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING, Any
 
-from pasch.app import advise
-from pasch.engine import State
+from pasch.app import advise, uses_bot_tables, win_applies
+from pasch.engine import GameState, State
+from pasch.errors import PaschError
+from pasch.web._manners import ActError
 
-__all__ = ["compute_hint"]
+if TYPE_CHECKING:
+    from pasch.web._room import Room
+    from pasch.web._service import Service
+
+__all__ = ["compute_hint", "room_hint", "win_status"]
+
+HINT_WAIT = 2.0
+"""Seconds a hint waits for a solver table being built before it answers ``status: "preparing"``."""
+HINT_WAIT_LOAD = 30.0
+"""Seconds a hint waits for a table that is only loaded from disk (in the queue: quick, unless builds are
+ahead of it)."""
 
 
 def compute_hint(state: State, win: bool = False) -> dict[str, Any]:
@@ -78,3 +93,53 @@ def compute_hint(state: State, win: bool = False) -> dict[str, Any]:
             for o in listed
         ],
     }
+
+
+async def room_hint(svc: Service, room: Room, seat: int | None) -> dict[str, Any]:
+    """The hint for the player to act in ``room``: every option with its exact value where the solver has a
+    table, else the best bot's suggestion (see :func:`compute_hint`).
+
+    Computed in a worker thread: the first hint of a rule set may load or build its solver table.
+
+    Raises:
+        ActError: hints are off, the asker is a spectator, or it is not their turn.
+    """
+    if not room.hints:
+        raise ActError("hints_off", "hints are off in this room")
+    if seat is None:
+        raise ActError("spectator", "spectators get no hints")
+    state, seq = room.state, room.seq
+    if state.is_terminal or state.is_chance_node or seat != state.current_player:
+        raise ActError("not_your_turn", "hints are for the player to act")
+    if not svc.tables.ready(state.rules):
+        # The table comes through the queue (one build at a time). A load from disk is quick: wait for it
+        # a moment; a build takes longer: answer 'preparing' and the page asks again shortly.
+        with contextlib.suppress(PaschError, TimeoutError):  # a full queue: the next ask queues it
+            wait = HINT_WAIT_LOAD if svc.tables.on_disk(state.rules) else HINT_WAIT
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(svc.tables.request(state.rules))), wait)
+        if not svc.tables.ready(state.rules):
+            return {
+                "type": "hint",
+                "seq": seq,
+                "status": "preparing",
+                "suggest": None,
+                "exact": False,
+                "estimated": uses_bot_tables(state.rules),  # the bot's tables, not an exact one
+                "options": [],
+            }
+    win = win_status(svc, state)
+    out = await asyncio.to_thread(compute_hint, state, win == "ready")
+    return {"type": "hint", "seq": seq, "status": "ready", **out, "win": win if out["exact"] else None}
+
+
+def win_status(svc: Service, state: State) -> str | None:
+    """``ready`` where the hint gives P(win) now, ``preparing`` where its win tables are queued (the
+    page asks again), None where P(win) is not offered (a server without ``--win-hints``, one player,
+    several columns, Knaster, a score keeper waiting for the table's dice)."""
+    if not svc.win_hints or not win_applies(state) or not isinstance(state, GameState) or state.dice is None:
+        return None
+    if svc.tables.win_ready(state.rules):
+        return "ready"
+    with contextlib.suppress(PaschError):  # a full queue: the next ask queues them
+        svc.tables.request_win(state.rules)
+    return "preparing"

@@ -21,9 +21,9 @@ from typing import Any
 from sqlalchemy import Engine
 
 from pasch._version import __version__
-from pasch.app import BotTurn, Match, Pending, check_bot, play_bots, seat_kind, uses_bot_tables, win_applies
+from pasch.app import Match, Pending, check_bot, seat_kind, uses_bot_tables
 from pasch.app import Seat as AppSeat
-from pasch.engine import Action, GameLog, GameState, State, Throw, new_game
+from pasch.engine import Action, GameLog, Throw, new_game
 from pasch.errors import IllegalActionError, InvalidActionError, PaschError
 from pasch.rules import RuleSet
 from pasch.rules import get as get_rules
@@ -38,8 +38,9 @@ from pasch.storage import (
     SeatRecord,
     StandInError,
 )
+from pasch.web._bots import bot_loop
 from pasch.web._fair import DICE_V1, DICE_V2, check_contribution, commitment_of, dice_stream, new_seed
-from pasch.web._hints import compute_hint
+from pasch.web._hints import room_hint
 from pasch.web._manners import ActError, away_of, waiting_for
 from pasch.web._room import Room, Seat, hash_token, rotate_tokens
 from pasch.web._sweep import sweep
@@ -60,11 +61,6 @@ TOKEN_TTL = 3600.0
 """Seconds after a finished room's last activity when its seat tokens expire, whoever is still connected."""
 ABANDON_AFTER = 7 * 86400.0
 """Seconds without any action or connection after which an unfinished room is abandoned."""
-HINT_WAIT = 2.0
-"""Seconds a hint waits for a solver table being built before it answers ``status: "preparing"``."""
-HINT_WAIT_LOAD = 30.0
-"""Seconds a hint waits for a table that is only loaded from disk (in the queue: quick, unless builds are
-ahead of it)."""
 UNPLAYED_AFTER = 900.0
 """Seconds without a connection after which a room nobody ever played in (no event) is abandoned."""
 
@@ -773,53 +769,12 @@ class Service:
         return ActResult(room.seq, events, view, parts[4] if len(parts) == 5 else None)
 
     async def hint(self, code: str, seat: int | None) -> dict[str, Any]:
-        """The hint for the player to act: every option with its exact value where the solver has a table,
-        else the best bot's suggestion (see :func:`pasch.web._hints.compute_hint`).
-
-        Computed in a worker thread: the first hint of a rule set may load or build its solver table.
+        """The hint for the player to act (:func:`pasch.web._hints.room_hint`).
 
         Raises:
             ActError: hints are off, the asker is a spectator, or it is not their turn.
         """
-        room = await self.get_room(code)
-        if not room.hints:
-            raise ActError("hints_off", "hints are off in this room")
-        if seat is None:
-            raise ActError("spectator", "spectators get no hints")
-        state, seq = room.state, room.seq
-        if state.is_terminal or state.is_chance_node or seat != state.current_player:
-            raise ActError("not_your_turn", "hints are for the player to act")
-        if not self.tables.ready(state.rules):
-            # The table comes through the queue (one build at a time). A load from disk is quick: wait for it
-            # a moment; a build takes longer: answer 'preparing' and the page asks again shortly.
-            with contextlib.suppress(PaschError, TimeoutError):  # a full queue: the next ask queues it
-                wait = HINT_WAIT_LOAD if self.tables.on_disk(state.rules) else HINT_WAIT
-                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.tables.request(state.rules))), wait)
-            if not self.tables.ready(state.rules):
-                return {
-                    "type": "hint",
-                    "seq": seq,
-                    "status": "preparing",
-                    "suggest": None,
-                    "exact": False,
-                    "estimated": uses_bot_tables(state.rules),  # the bot's tables, not an exact one
-                    "options": [],
-                }
-        win = self._win_status(state)
-        out = await asyncio.to_thread(compute_hint, state, win == "ready")
-        return {"type": "hint", "seq": seq, "status": "ready", **out, "win": win if out["exact"] else None}
-
-    def _win_status(self, state: State) -> str | None:
-        """``ready`` where the hint gives P(win) now, ``preparing`` where its win tables are queued (the
-        page asks again), None where P(win) is not offered (a server without ``--win-hints``, one player,
-        several columns, Knaster, a score keeper waiting for the table's dice)."""
-        if not self.win_hints or not win_applies(state) or not isinstance(state, GameState) or state.dice is None:
-            return None
-        if self.tables.win_ready(state.rules):
-            return "ready"
-        with contextlib.suppress(PaschError):  # a full queue: the next ask queues them
-            self.tables.request_win(state.rules)
-        return "preparing"
+        return await room_hint(self, await self.get_room(code), seat)
 
     # -- cleanup --------------------------------------------------------------------------------
     async def sweep(self, now: datetime | None = None) -> dict[str, list[str]]:
@@ -846,37 +801,7 @@ class Service:
             return
         if room.bot_task is not None and not room.bot_task.done():
             return
-        room.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(room.code))
-
-    async def _await_contributions(self, code: str) -> None:
-        """Before a bot's first throw, give the seated players' pages a moment to send their contributions
-        (up to five bot delays, at most 3 s): a bot that moves first would otherwise throw without them."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + min(3.0, 5 * self.bot_delay)
-        while loop.time() < deadline:
-            room = self.room(code)
-            if room.dice_version != DICE_V2 or any(a.startswith("throw") for a in room.actions):
-                return
-            if all(s.is_bot or not s.claimed or room.contributions[s.seat] is not None for s in room.seats):
-                return
-            await asyncio.sleep(0.1)
-
-    async def _bot_loop(self, code: str) -> None:
-        async def apply(turn: BotTurn, action: Action) -> bool:
-            room = self.room(code)
-            stand_in = None if room.seats[turn.seat].is_bot else room.away.get(turn.seat, "")
-            try:
-                task = self._act_task(room, turn.seat, str(action), None, stand_in=stand_in)
-                await asyncio.shield(asyncio.ensure_future(task))
-            except ActError:
-                return False  # a conflict: the room was reloaded; look again
-            return True
-
-        await self._await_contributions(code)
-        # The bots' solver table comes through the queue (one build at a time), waited for without a thread.
-        await self.tables.ensure(self.room(code).state.rules)
-        # The room is looked up afresh each time: a conflict may have reloaded it meanwhile.
-        await play_bots(lambda: self.table.turn(self.room(code)), apply, delay=self.bot_delay)
+        room.bot_task = asyncio.get_running_loop().create_task(bot_loop(self, room.code))
 
     # -- broadcasting ----------------------------------------------------------------------------
     async def _emit(self, room: Room, message: dict[str, Any]) -> None:
