@@ -29,7 +29,7 @@ import json, sys, time
 import numpy as np
 from pasch.app import prepare_bot_tables
 from pasch.bots import MultiColumnBot
-from pasch.bots._multi import _TABLES
+from pasch.bots._columns import _TABLES
 from pasch.engine import Roll, Throw, new_game
 from pasch.rules import get
 

@@ -146,7 +146,7 @@ def test_free_slack_keeps_the_free_column_open_for_a_better_throw() -> None:
 
 
 def test_credited_slack_is_read_between_levels() -> None:
-    from pasch.bots._multi import _Blend
+    from pasch.bots._columns import _Blend
 
     levels = np.arange(24, dtype=np.float32).reshape(3, 2, 4) ** 2
     np.testing.assert_array_equal(_Blend(levels, 1.0)[1], levels[1, 1])
@@ -165,7 +165,7 @@ def test_bots_share_one_copy_of_each_table_built_once_for_threads_asking_togethe
     # threads: each table is made once for all of them, and none of them can change it for the others.
     import threading
 
-    from pasch.bots._multi import _TABLES
+    from pasch.bots._columns import _TABLES
     from pasch.rules import get
 
     rules = get("jetsi")
@@ -205,7 +205,7 @@ def test_bots_share_one_copy_of_each_table_built_once_for_threads_asking_togethe
 
 
 def test_the_table_store_keeps_the_rule_sets_used_last() -> None:
-    from pasch.bots._multi import _TableStore
+    from pasch.bots._columns import _TableStore
 
     store = _TableStore(max_rules=2)
     calls: list[str] = []

@@ -12,7 +12,7 @@ import pytest
 
 import pasch.web._hints as hints_module
 from pasch.app import bot_tables_ready, uses_bot_tables
-from pasch.bots._multi import _TABLES
+from pasch.bots._columns import _TABLES
 from pasch.rules import get
 from pasch.storage import make_engine, migrate
 from pasch.web._service import Service
