@@ -188,7 +188,16 @@ bot's announcement of the announced column's last box (four of a kind, after a w
 20 switches, so a margin that announcing must win by there was tried (scratch settings, not kept): when that column
 has one box left, 2 points -0.3 +- 0.1, 4 -1.2 +- 0.2, 8 -2.8 +- 0.2; growing as the sheet fills,
 ``c * (1 - t_after / N)``, c = 3 -2.9 +- 0.8, 6 -11.0 +- 1.0; a constant 1 point -0.6 +- 1.0. The switches of a few
-games are not a rule."""
+games are not a rule.
+
+A bonus for a lagging announced column (2026-11-29; a scratch subclass, not kept): its entries credited ``c2 * (open
+announced boxes - turns left / 4)`` points beside the slot, so that announcing is pressed when the column falls
+behind its share of the turns. On ``bench/multi_exact.py``'s small games of kniffel-4's shape, whose exact optimum
+shows where the announcements lose (with these settings 6.3 points a game on ``k4-kind``, nearly all of it
+announcing where the optimum does not, two thirds in the first five turns; the slot at 0 splits it into 4.5 too
+often and 2.3 too rarely and scores less), ``c2 = 2`` gained +1.0 (``k4-plain``) and +1.7 (``k4-kind``) over 400
+games each; on kniffel-4 itself (games 0-299 of ``bench/learned.py``'s dice, seed 2029, paired and luck-adjusted) it
+lost -0.96 +- 1.17. The small games' tuning does not carry over to the full game."""
 
 
 @dataclass
