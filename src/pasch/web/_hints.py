@@ -22,7 +22,7 @@ from pasch.web._manners import ActError
 
 if TYPE_CHECKING:
     from pasch.web._room import Room
-    from pasch.web._service import Service
+    from pasch.web._tables import TableQueue
 
 __all__ = ["compute_hint", "room_hint", "win_status"]
 
@@ -95,9 +95,10 @@ def compute_hint(state: State, win: bool = False) -> dict[str, Any]:
     }
 
 
-async def room_hint(svc: Service, room: Room, seat: int | None) -> dict[str, Any]:
+async def room_hint(room: Room, seat: int | None, tables: TableQueue, win_hints: bool) -> dict[str, Any]:
     """The hint for the player to act in ``room``: every option with its exact value where the solver has a
-    table, else the best bot's suggestion (see :func:`compute_hint`).
+    table, else the best bot's suggestion (see :func:`compute_hint`). ``tables`` is the server's queue of solver
+    tables; ``win_hints`` whether it gives P(win) (``pasch serve --win-hints``).
 
     Computed in a worker thread: the first hint of a rule set may load or build its solver table.
 
@@ -111,13 +112,13 @@ async def room_hint(svc: Service, room: Room, seat: int | None) -> dict[str, Any
     state, seq = room.state, room.seq
     if state.is_terminal or state.is_chance_node or seat != state.current_player:
         raise ActError("not_your_turn", "hints are for the player to act")
-    if not svc.tables.ready(state.rules):
+    if not tables.ready(state.rules):
         # The table comes through the queue (one build at a time). A load from disk is quick: wait for it
         # a moment; a build takes longer: answer 'preparing' and the page asks again shortly.
         with contextlib.suppress(PaschError, TimeoutError):  # a full queue: the next ask queues it
-            wait = HINT_WAIT_LOAD if svc.tables.on_disk(state.rules) else HINT_WAIT
-            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(svc.tables.request(state.rules))), wait)
-        if not svc.tables.ready(state.rules):
+            wait = HINT_WAIT_LOAD if tables.on_disk(state.rules) else HINT_WAIT
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(tables.request(state.rules))), wait)
+        if not tables.ready(state.rules):
             return {
                 "type": "hint",
                 "seq": seq,
@@ -127,19 +128,19 @@ async def room_hint(svc: Service, room: Room, seat: int | None) -> dict[str, Any
                 "estimated": uses_bot_tables(state.rules),  # the bot's tables, not an exact one
                 "options": [],
             }
-    win = win_status(svc, state)
+    win = win_status(state, tables, win_hints)
     out = await asyncio.to_thread(compute_hint, state, win == "ready")
     return {"type": "hint", "seq": seq, "status": "ready", **out, "win": win if out["exact"] else None}
 
 
-def win_status(svc: Service, state: State) -> str | None:
+def win_status(state: State, tables: TableQueue, win_hints: bool) -> str | None:
     """``ready`` where the hint gives P(win) now, ``preparing`` where its win tables are queued (the
     page asks again), None where P(win) is not offered (a server without ``--win-hints``, one player,
     several columns, Knaster, a score keeper waiting for the table's dice)."""
-    if not svc.win_hints or not win_applies(state) or not isinstance(state, GameState) or state.dice is None:
+    if not win_hints or not win_applies(state) or not isinstance(state, GameState) or state.dice is None:
         return None
-    if svc.tables.win_ready(state.rules):
+    if tables.win_ready(state.rules):
         return "ready"
     with contextlib.suppress(PaschError):  # a full queue: the next ask queues them
-        svc.tables.request_win(state.rules)
+        tables.request_win(state.rules)
     return "preparing"

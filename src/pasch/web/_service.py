@@ -774,7 +774,7 @@ class Service:
         Raises:
             ActError: hints are off, the asker is a spectator, or it is not their turn.
         """
-        return await room_hint(self, await self.get_room(code), seat)
+        return await room_hint(await self.get_room(code), seat, self.tables, self.win_hints)
 
     # -- cleanup --------------------------------------------------------------------------------
     async def sweep(self, now: datetime | None = None) -> dict[str, list[str]]:
