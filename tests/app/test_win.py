@@ -172,7 +172,7 @@ def test_advise_objectives_on_the_command_line() -> None:
 
 def test_advise_objective_win_uses_the_rule_of_bot_win_and_the_hints() -> None:
     """The command blends the threshold table with the survival table (``win_pair``), as ``bot:win`` does."""
-    from pasch.cli._solver_cmds import parse_sheet
+    from pasch.cli._sheets import parse_sheet
     from pasch.solver import target_table, win_pair
 
     sheet, opponent = "ones=3", "ones=4 twos=8"

@@ -54,7 +54,7 @@ def test_extra_points_count_toward_a_win_on_both_sides(invoke: Invoke) -> None:
     # What the command computes is the solver's, with the opponent's law shifted by their extra points.
     rules = get(RULES)
     solver = Solver.load(rules)
-    from pasch.cli._solver_cmds import parse_sheet
+    from pasch.cli._sheets import parse_sheet
 
     table, _ = win_pair(solver)
     dist = score_distribution(solver, parse_sheet(rules, THEIRS)[0], extra=100)

@@ -12,6 +12,7 @@ import dataclasses
 from typing import Any
 
 from pasch.cli._common import console, print_json
+from pasch.cli._sheets import check_extra, parse_sheet, print_options
 from pasch.errors import InvalidActionError
 from pasch.rules import Order, RuleSet
 
@@ -21,15 +22,13 @@ __all__ = ["advise_multi", "parse_columns"]
 def parse_columns(rules: RuleSet, text: str) -> list[tuple[list[int | None], int]]:
     """Parse ``"1:ones=3 2:twos=6 3:yahtzee=50 3:extra=100"`` (commas allowed) into the columns of one sheet, each
     its boxes (None = open) and its extra five-alike points: each column's entries as ``pasch advise`` reads a
-    single-column sheet (:func:`pasch.cli._solver_cmds.parse_sheet`, :func:`~pasch.cli._solver_cmds.check_extra`).
+    single-column sheet (:func:`pasch.cli._sheets.parse_sheet`, :func:`~pasch.cli._sheets.check_extra`).
 
     Raises:
         InvalidActionError: an entry without its column, a column the rule set does not have, or (naming the
             column) a box it does not have, a value that is not a number, a box given twice, or extra points the
             column cannot hold.
     """
-    from pasch.cli._solver_cmds import check_extra, parse_sheet
-
     n = rules.n_columns
     entries: list[list[str]] = [[] for _ in range(n)]
     for item in text.replace(",", " ").split():
@@ -128,8 +127,6 @@ def advise_multi(
             }
         )
         return
-    from pasch.cli._solver_cmds import print_options
-
     print_options(
         rules,
         roll,
