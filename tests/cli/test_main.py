@@ -41,7 +41,7 @@ def test_the_console_script_freezes_also_when_the_command_fails(monkeypatch: pyt
 
 def test_the_solver_loads_with_the_garbage_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Loading kernels and building a table with the cyclic collector off; as it was afterwards."""
-    from pasch.cli import _solver_cmds
+    from pasch.cli import _solving
     from pasch.rules import get
 
     seen: list[bool] = []
@@ -49,7 +49,7 @@ def test_the_solver_loads_with_the_garbage_collector_paused(monkeypatch: pytest.
     for enabled in (True, False):
         (gc.enable if enabled else gc.disable)()
         try:
-            assert _solver_cmds._solver(get("yahtzee+forced")) == "solver"
+            assert _solving.load_solver(get("yahtzee+forced")) == "solver"
             assert gc.isenabled() is enabled
         finally:
             gc.enable()

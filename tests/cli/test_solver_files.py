@@ -154,7 +154,7 @@ def test_an_absurd_target_is_refused_before_any_table_is_built(invoke: Invoke, p
 def test_a_big_table_build_is_announced_with_its_size_once(
     invoke: Invoke, private_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pasch.cli._solver_cmds as cmds
+    import pasch.cli._solving as cmds
 
     monkeypatch.setattr(cmds, "ANNOUNCE_BYTES", 0)  # yacht's tables are small: announce them all the same
     argv = ["advise", "--rules", "yacht", "--dice", "13356", "--rolls-left", "2", "--objective", "target"]

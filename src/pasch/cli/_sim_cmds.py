@@ -12,7 +12,15 @@ import typer
 
 from pasch.cli._app import app
 from pasch.cli._common import console, guard, print_json
-from pasch.cli._solver_cmds import JSON_HELP, RULES_HELP, _announce_win_tables, _compile_notice, _rules, _solver
+from pasch.cli._solving import (
+    JSON_HELP,
+    MAX_SEED,
+    RULES_HELP,
+    announce_win_tables,
+    compile_notice,
+    load_solver,
+    single_column_rules,
+)
 from pasch.errors import InvalidActionError
 from pasch.rules import GameKind, RuleSet, get
 
@@ -21,8 +29,6 @@ __all__ = ["duel_cmd", "simulate_cmd"]
 
 MAX_GAMES = 20_000_000
 """The most games one ``simulate`` plays (their scores are kept in memory: 160 MB)."""
-MAX_SEED = 2**63 - 1
-"""The largest seed (NumPy seeds the optimal bot's simulation with a signed 64-bit value)."""
 
 
 DEFAULT_GAMES = 10_000
@@ -89,7 +95,7 @@ def simulate_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Play seeded solo games with a bot: mean, sd, se, min, median, max and a histogram."""
-    with guard(), _compile_notice():
+    with guard(), compile_notice():
         rules = get(rules_text)
         if bot not in ("optimal", "greedy", "random", "multi", "knaster"):
             raise InvalidActionError(f"--bot {bot!r}: choose optimal, greedy, random, multi or knaster")
@@ -103,7 +109,7 @@ def simulate_cmd(
             games = DEFAULT_GAMES if bot == "optimal" else DEFAULT_GAMES_SLOW
         start = time.perf_counter()
         scores = (
-            _solver(rules).simulate(games, seed)
+            load_solver(rules).simulate(games, seed)
             if bot == "optimal"
             else _play(rules, bot, games, seed, show_progress=not as_json)
         )
@@ -133,7 +139,7 @@ def simulate_cmd(
             if bot == "optimal":
                 from pasch.solver import score_distribution
 
-                exact_dist = score_distribution(_solver(rules))
+                exact_dist = score_distribution(load_solver(rules))
             _plot(scores, plot, f"{rules.id}, {bot} bot, {games} games", exact_dist)
             stats["plot"] = str(plot)
         if as_json:
@@ -205,15 +211,15 @@ def duel_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Seeded games between two bots (seats rotate): win rates, ties and 95 % Wilson intervals."""
-    with guard(), _compile_notice():
+    with guard(), compile_notice():
         from pasch.app import duel
 
-        rules = _rules(rules_text)
+        rules = single_column_rules(rules_text)
         names = tuple(b.strip() for b in bots.split(","))
         if len(names) != 2 or not all(names):
             raise InvalidActionError(f"--bots {bots!r}: name two bots, e.g. win,optimal")
         if "win" in names:  # its two tables, before their build starts
-            _announce_win_tables(rules)
+            announce_win_tables(rules)
         try:
             result = duel(rules, (names[0], names[1]), games, seed, players=players)
         except ValueError as exc:

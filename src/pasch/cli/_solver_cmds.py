@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,98 +11,24 @@ import typer
 from pasch.cli._app import app
 from pasch.cli._common import console, guard, print_json
 from pasch.cli._sheets import check_extra, parse_sheet, print_options
+from pasch.cli._solving import (
+    JSON_HELP,
+    RULES_HELP,
+    announce_tables,
+    announce_win_tables,
+    compile_notice,
+    load_solver,
+    single_column,
+    single_column_rules,
+)
 from pasch.errors import InvalidActionError, RuleSetError
-from pasch.rules import GameKind, RuleSet, get
+from pasch.rules import GameKind, get
 
 __all__ = [
     "advise_cmd",
     "review_cmd",
     "solve_cmd",
 ]
-
-RULES_HELP = "Rule set, e.g. yahtzee, kniffel+forced, yatzy (single column)."
-JSON_HELP = "Print one JSON object on stdout."
-
-
-def _rules(text: str) -> RuleSet:
-    return _single_column(get(text))
-
-
-def _single_column(rules: RuleSet) -> RuleSet:
-    if len(rules.columns) != 1:
-        raise RuleSetError(f"{rules.id}: the solver handles single-column rule sets only")
-    return rules
-
-
-@contextmanager
-def _compile_notice(on: bool = True) -> Iterator[None]:
-    """Within this block, a solver kernel that takes long to compile says so once on stderr (if ``on``).
-
-    Numba compiles a kernel on its first use on an install (then it loads it from its disk cache); the
-    notice comes only when that takes a while (see :func:`pasch.solver.on_compile`).
-    """
-    from pasch.cli._common import err_console
-    from pasch.solver import on_compile
-
-    if not on:
-        yield
-        return
-    told: list[str] = []
-
-    def tell(message: str) -> None:
-        if not told:
-            told.append(message)
-            err_console().print(f"pasch: {message} (once; Numba keeps it in its cache)…")
-
-    remove = on_compile(tell)
-    try:
-        yield
-    finally:
-        remove()
-
-
-def _solver(rules: RuleSet, force: bool = False, show_progress: bool = False) -> Any:
-    with _gc_paused():
-        return _load_solver(rules, force, show_progress)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for a while (as it was after): loading kernels from Numba's
-    cache and building a table make many objects, few of them garbage, and collecting them is pure
-    overhead for a short command."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _load_solver(rules: RuleSet, force: bool, show_progress: bool) -> Any:
-    from pasch.solver import Solver, on_compile
-
-    if not show_progress:
-        return Solver.load(rules, force=force)
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
-
-    solving = f"solving {rules.id}"
-    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
-    with Progress(*columns, transient=True, console=console()) as bar:
-        task = bar.add_task(solving, total=len(rules.categories))
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, description=solving)
-
-        def compiling(message: str) -> None:  # the bar says it instead of a line under it
-            bar.update(task, description=f"{message} (once)")
-
-        remove = on_compile(compiling)
-        try:
-            return Solver.load(rules, force=force, progress=progress)
-        finally:
-            remove()
 
 
 @app.command("solve")
@@ -121,10 +44,10 @@ def solve_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Build (or load from the cache) the optimal table; print the expected score and the build time."""
-    with guard(), _compile_notice(on=as_json):  # else the progress bar says it
-        rules = _rules(rules_text)
+    with guard(), compile_notice(on=as_json):  # else the progress bar says it
+        rules = single_column_rules(rules_text)
         start = time.perf_counter()
-        solver = _solver(rules, force=force, show_progress=not as_json)
+        solver = load_solver(rules, force=force, show_progress=not as_json)
         seconds = time.perf_counter() - start
         from pasch.solver import table_path
 
@@ -229,11 +152,11 @@ def advise_cmd(
     Single-column rule sets get the solver's exact values; jetsi, kniffel-3 and kniffel-4 the strongest bot's
     estimate of the final total, labelled as such.
     """
-    with guard(), _compile_notice():
+    with guard(), compile_notice():
         rules = get(rules_text)
         multi = rules.kind is GameKind.SHEET and rules.n_columns > 1
         if not multi:
-            rules = _single_column(rules)
+            rules = single_column(rules)
         from pasch.dice import parse_dice
 
         roll = parse_dice(dice, rules.dice, rules.faces)
@@ -257,7 +180,7 @@ def advise_cmd(
         others = [parse_sheet(rules, text) for text in opponent or []]
         for other_scores, other_extra in others:
             check_extra(rules, other_scores, other_extra)
-        solver = _solver(rules)
+        solver = load_solver(rules)
         from pasch.solver import check_sheet
 
         # A sheet the rules make impossible (fill order, five-alike box) is refused: the player's and each opponent's.
@@ -377,37 +300,6 @@ def _advise_objective(
     )
 
 
-ANNOUNCE_BYTES = 50 * 1024 * 1024
-"""A table build whose files take more than this is announced, with its size, before it starts."""
-
-
-def announce_tables(files: Any, paths: tuple[Any, ...]) -> None:
-    """Say on stderr, before a build starts, what the threshold (and survival) tables about to be built take:
-    disk, and memory while they are built (twice one table for the float table being built, and one more for a
-    table built before it in the same process). Nothing when they are stored already or small."""
-    missing = [path for path in paths if not files.stored(path)]
-    size = files.table_nbytes * len(missing)
-    if not missing or size <= ANNOUNCE_BYTES:
-        return
-    from pasch.cli._common import err_console
-
-    kinds = " and ".join("threshold" if path == files.target else "survival" for path in missing)
-    err_console().print(
-        f"pasch: building the {kinds} table{'s' if len(missing) > 1 else ''} of {files.rules} once: "
-        f"{size / 1e6:,.0f} MB on disk, about {(1 + len(missing)) * files.table_nbytes / 1e9:.1f} GB of memory "
-        "while built "
-        "(half a minute or more for a full-size rule set; then cached)…",
-        highlight=False,
-    )
-
-
-def _announce_win_tables(rules: RuleSet) -> None:
-    from pasch.solver import shared_solver, win_files
-
-    files = win_files(shared_solver(rules))
-    announce_tables(files, (files.target, files.survival))
-
-
 @app.command("review")
 def review_cmd(
     log_path: Annotated[Path, typer.Argument(metavar="LOG", help="A finished game's log (JSON).")],
@@ -429,7 +321,7 @@ def review_cmd(
 ) -> None:
     """Each decision of a game: what was played, the best option and the expected points lost (several
     columns: against the strongest bot's estimate, not exact)."""
-    with guard(), _compile_notice():
+    with guard(), compile_notice():
         from pasch.app import percentile_cached, review, reviewable
         from pasch.cli._common import err_console
         from pasch.engine import GameLog
@@ -439,7 +331,7 @@ def review_cmd(
         if not reviewable(rules, estimated=True):
             raise RuleSetError(f"{rules.id}: a review needs a sheet game (not Knaster)")
         if win and len(log.players) > 1 and reviewable(rules):
-            _announce_win_tables(rules)
+            announce_win_tables(rules)
         if percentile and reviewable(rules) and not percentile_cached(rules):
             err_console().print(
                 "pasch: computing the exact score distribution of optimal play (once per rule set; then cached)…"

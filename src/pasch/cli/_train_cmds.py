@@ -19,10 +19,9 @@ import typer
 
 from pasch.cli._app import app
 from pasch.cli._common import check_output, err_console, fail, guard
+from pasch.cli._solving import MAX_SEED
 from pasch.errors import RuleSetError
 from pasch.rules import GameKind, RuleSet, get
-
-MAX_SEED = 2**63 - 1
 
 
 def _multi_column(rules_text: str, what: str) -> RuleSet:
